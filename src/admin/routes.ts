@@ -1,0 +1,156 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ok } from '../http/envelope.js';
+import { errorResponses, Success } from '../http/schemas.js';
+import {
+  AccountSchema,
+  ActiveStatusSchema,
+  ApiKeySchema,
+  CURRENCIES,
+  MAX_TTL_SECONDS,
+  MIN_TTL_SECONDS,
+  NETWORKS,
+  ProjectSchema,
+  toAccount,
+  toApiKey,
+  toProject,
+} from '../merchants/merchant.js';
+import * as merchants from '../merchants/service.js';
+import { adminGuard } from './authorize.js';
+
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const Ttl = Type.Integer({ minimum: MIN_TTL_SECONDS, maximum: MAX_TTL_SECONDS, description: 'Invoice lifetime in seconds' });
+const IdParams = Type.Object({ id: Type.String() });
+const ADMIN_ERRORS = errorResponses(401, 404, 405, 422, 429, 500);
+const tags = ['Admin'];
+
+/** The operator's API (contract §8), the backend of a future merchant dashboard. */
+export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', adminGuard(app.config.adminToken, app.authenticator));
+
+  app.post(
+    '/accounts',
+    {
+      schema: {
+        operationId: 'adminCreateAccount',
+        summary: 'Create an account',
+        tags,
+        body: Type.Object({ name: Name }, { additionalProperties: false }),
+        response: { 201: Success(AccountSchema, 'The account'), ...ADMIN_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const account = await merchants.createAccount(app.db, request.body, app.clock());
+      reply.code(201);
+      return ok(request, 'Account created', toAccount(account));
+    },
+  );
+
+  app.patch(
+    '/accounts/:id',
+    {
+      schema: {
+        operationId: 'adminUpdateAccount',
+        summary: 'Activate or deactivate an account',
+        tags,
+        params: IdParams,
+        body: Type.Object({ status: ActiveStatusSchema }, { additionalProperties: false }),
+        response: { 200: Success(AccountSchema, 'The account'), ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => {
+      const account = await merchants.setAccountStatus(app.db, request.params.id, request.body.status, app.clock());
+      return ok(request, 'Account updated', toAccount(account));
+    },
+  );
+
+  app.post(
+    '/projects',
+    {
+      schema: {
+        operationId: 'adminCreateProject',
+        summary: 'Create a project',
+        tags,
+        body: Type.Object(
+          {
+            account_id: Type.String({ minLength: 1 }),
+            name: Name,
+            currency: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)), { default: 'USDT' })),
+            network: Type.Optional(Type.Union(NETWORKS.map((n) => Type.Literal(n)), { default: 'sandbox' })),
+            invoice_ttl_seconds: Type.Optional(Ttl),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Success(ProjectSchema, 'The project'), ...ADMIN_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const project = await merchants.createProject(app.db, request.body, app.clock());
+      reply.code(201);
+      return ok(request, 'Project created', toProject(project));
+    },
+  );
+
+  app.patch(
+    '/projects/:id',
+    {
+      schema: {
+        operationId: 'adminUpdateProject',
+        summary: 'Change a project',
+        tags,
+        params: IdParams,
+        body: Type.Object(
+          { status: Type.Optional(ActiveStatusSchema), name: Type.Optional(Name), invoice_ttl_seconds: Type.Optional(Ttl) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: Success(ProjectSchema, 'The project'), ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => {
+      const project = await merchants.updateProject(app.db, request.params.id, request.body, app.clock());
+      return ok(request, 'Project updated', toProject(project));
+    },
+  );
+
+  app.post(
+    '/projects/:id/api-keys',
+    {
+      schema: {
+        operationId: 'adminCreateApiKey',
+        summary: 'Issue an API key (the secret is shown only in this response)',
+        tags,
+        params: IdParams,
+        body: Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
+        response: {
+          201: Success(
+            Type.Object({ api_key: ApiKeySchema, secret: Type.String({ pattern: '^svc_secret_[A-Za-z0-9]{32,}$' }) }),
+            'The key and its secret',
+          ),
+          ...ADMIN_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { apiKey, secret } = await merchants.issueApiKey(app.db, request.params.id, request.body ?? {}, app.clock());
+      reply.code(201);
+      return ok(request, 'API key created; store the secret now, it is not shown again', { api_key: toApiKey(apiKey), secret });
+    },
+  );
+
+  app.post(
+    '/api-keys/:id/revoke',
+    {
+      schema: {
+        operationId: 'adminRevokeApiKey',
+        summary: 'Revoke an API key, at once, on every instance',
+        tags,
+        params: IdParams,
+        response: { 200: Success(ApiKeySchema, 'The revoked key'), ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => {
+      const apiKey = await merchants.revokeApiKey(app.db, request.params.id, app.clock());
+      return ok(request, 'API key revoked', toApiKey(apiKey));
+    },
+  );
+};

@@ -1,0 +1,94 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import type { Kysely } from 'kysely';
+import { adminApi } from './admin/routes.js';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import type { Database } from './db/schema.js';
+import { openApiOptions } from './docs/openapi.js';
+import { healthRoutes } from './health/routes.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import type { RateLimitStore } from './http/rate-limit.js';
+import { registerRouteFallbacks } from './http/routing.js';
+import { ErrorEnvelope } from './http/schemas.js';
+import { traceIdFor } from './http/trace.js';
+import { createSchemaCompiler } from './http/validation.js';
+import { InvoiceSchema } from './invoices/invoice.js';
+import { type Authenticator, createAuthenticator, type Principal } from './merchants/authenticate.js';
+import { merchantApi } from './merchants/routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Kysely<Database>;
+    limiter: RateLimitStore;
+    authenticator: Authenticator;
+    /** The current time; a parameter so that tests can move it. */
+    clock: () => Date;
+  }
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  limiter: RateLimitStore;
+  logger?: FastifyServerOptions['logger'] | undefined;
+  clock?: () => Date;
+}
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The one place routes and hooks are registered; main.ts and the tests both build the app here. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: deps.config.logLevel, redact: ['req.headers.authorization'] },
+    genReqId: traceIdFor,
+    logController: new LogController({ requestIdLogLabel: 'trace_id' }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    exposeHeadRoutes: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(createSchemaCompiler());
+  // Only JSON bodies are accepted; any other Content-Type is a VALIDATION_ERROR (contract §2).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.decorate('config', deps.config);
+  app.decorate('db', deps.database.db);
+  app.decorate('limiter', deps.limiter);
+  app.decorate('clock', deps.clock ?? (() => new Date()));
+  app.decorate(
+    'authenticator',
+    await createAuthenticator({
+      db: deps.database.db,
+      notifier: deps.database.notifier,
+      limiter: deps.limiter,
+      failureLimit: deps.config.authFailureLimit,
+    }),
+  );
+  app.decorateRequest('principal', null as unknown as Principal);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Trace-Id', request.id);
+  });
+  registerErrorHandler(app);
+  registerRouteFallbacks(app);
+
+  app.addSchema(ErrorEnvelope);
+  app.addSchema(InvoiceSchema);
+  await app.register(swagger, openApiOptions(deps.config));
+
+  await app.register(healthRoutes, { prefix: '/v1' });
+  await app.register(merchantApi, { prefix: '/v1/merchant' });
+  await app.register(adminApi, { prefix: '/v1/admin' });
+
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v1/openapi.json' } as never });
+  return app;
+}

@@ -1,0 +1,74 @@
+import { createRequire } from 'node:module';
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * The one schema for the environment. It is parsed once at start-up and frozen; nothing else in the
+ * code base reads `process.env`. Defaults follow contract §7.
+ */
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATABASE_URL: Type.String({ minLength: 1, default: 'pglite://./.paydesk/db' }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  PAYDESK_ADMIN_TOKEN: Type.Optional(Type.String()),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 100 }),
+  RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 10 }),
+  AUTH_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 20 }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+const packageVersion: string = createRequire(import.meta.url)('../package.json').version;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly publicBaseUrl: string;
+  /** `undefined` disables the admin API (it then answers 404). */
+  readonly adminToken: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
+  readonly authFailureLimit: number;
+  readonly logLevel: string;
+  readonly version: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset", so `FOO= npm start` behaves like leaving FOO out.
+  const raw = Object.fromEntries(
+    Object.keys(EnvSchema.properties)
+      .map((k) => [k, source[k]])
+      .filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const env = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
+  if (!Value.Check(EnvSchema, env)) {
+    const problems = [...Value.Errors(EnvSchema, env)].map((e) => `${e.path.slice(1)}: ${e.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return fromEnv(env);
+}
+
+function fromEnv(env: Env): Config {
+  const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+  return Object.freeze({
+    port: env.PORT,
+    host: env.HOST,
+    databaseUrl: env.DATABASE_URL,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${hostForUrl}:${env.PORT}`).replace(/\/+$/, ''),
+    adminToken: env.PAYDESK_ADMIN_TOKEN || undefined,
+    redisUrl: env.REDIS_URL,
+    rateLimit: Object.freeze({ max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS }),
+    authFailureLimit: env.AUTH_FAILURE_LIMIT,
+    logLevel: env.LOG_LEVEL,
+    version: packageVersion,
+  });
+}

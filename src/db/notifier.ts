@@ -1,0 +1,100 @@
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/**
+ * PostgreSQL LISTEN/NOTIFY, on both backends. Used to tell every instance at once that something it
+ * may have cached (a verified API key) has changed.
+ */
+export interface Notifier {
+  /**
+   * `onReset` runs whenever notifications may have been missed (the listening connection dropped):
+   * whoever caches must then forget everything.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<void>;
+  /** False while the listening connection is down: caches must not be trusted then. */
+  readonly healthy: boolean;
+  close(): Promise<void>;
+}
+
+interface Subscription {
+  channel: string;
+  onMessage: (payload: string) => void;
+  onReset: () => void;
+}
+
+export function postgresNotifier(url: string): Notifier {
+  const subs: Subscription[] = [];
+  let client: pg.Client | undefined;
+  let healthy = false;
+  let closed = false;
+  let connecting: Promise<void> | undefined;
+
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (msg) => {
+      for (const s of subs) if (s.channel === msg.channel) s.onMessage(msg.payload ?? '');
+    });
+    c.on('error', () => drop(c));
+    c.on('end', () => drop(c));
+    await c.connect();
+    for (const channel of new Set(subs.map((s) => s.channel))) await c.query(`listen "${channel}"`);
+    client = c;
+    healthy = true;
+  };
+
+  const drop = (c: pg.Client) => {
+    if (client !== c) return;
+    client = undefined;
+    healthy = false;
+    for (const s of subs) s.onReset();
+    if (!closed) setTimeout(reconnect, 1000).unref();
+  };
+
+  const reconnect = () => {
+    if (closed || client || connecting) return;
+    connecting = connect()
+      .catch(() => {
+        if (!closed) setTimeout(reconnect, 1000).unref();
+      })
+      .finally(() => {
+        connecting = undefined;
+      });
+  };
+
+  return {
+    get healthy() {
+      return healthy;
+    },
+    async listen(channel, onMessage, onReset) {
+      subs.push({ channel, onMessage, onReset });
+      if (connecting) await connecting;
+      if (client) await client.query(`listen "${channel}"`);
+      else {
+        connecting = connect().finally(() => {
+          connecting = undefined;
+        });
+        await connecting;
+      }
+    },
+    async close() {
+      closed = true;
+      healthy = false;
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    },
+  };
+}
+
+export function pgliteNotifier(pglite: PGlite): Notifier {
+  const unsubscribers: Array<() => Promise<void>> = [];
+  return {
+    healthy: true,
+    async listen(channel, onMessage) {
+      unsubscribers.push(await pglite.listen(channel, onMessage));
+    },
+    async close() {
+      for (const u of unsubscribers) await u().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { IdempotencyKeyTable, InvoiceCountTable, InvoiceTable } from '../invoices/invoice.table.js';
+import type { AccountTable, ApiKeyTable, ProjectTable } from '../merchants/merchant.table.js';
+
+/** Every table Kysely knows about; each feature folder owns the types of its own tables. */
+export interface Database {
+  accounts: AccountTable;
+  projects: ProjectTable;
+  api_keys: ApiKeyTable;
+  invoices: InvoiceTable;
+  invoice_counts: InvoiceCountTable;
+  idempotency_keys: IdempotencyKeyTable;
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { sendError } from './envelope.js';
+
+/**
+ * Fastify answers 404 for a known path with the wrong method. We keep a shadow router of every
+ * registered (method, path) so the not-found handler can tell the two apart and answer 405 with the
+ * `Allow` header the contract asks for.
+ */
+export function registerRouteFallbacks(app: FastifyInstance): void {
+  const shadow = FindMyWay();
+  const methods = new Set<HTTPMethod>();
+  app.addHook('onRoute', (route) => {
+    const list = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethod[];
+    for (const m of list) {
+      methods.add(m);
+      shadow.on(m, route.url, () => {});
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    const allowed = [...methods].filter((m) => m !== request.method && shadow.find(m, url)).sort();
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendError(request, reply, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path`, {
+        allowed,
+      });
+    }
+    return sendError(request, reply, 404, 'NOT_FOUND', `No route for ${request.method} ${url.split('?')[0]}`);
+  });
+}

@@ -1,0 +1,150 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { FastifySchemaCompiler } from 'fastify';
+import { ApiError, type ErrorLocation, type FieldError } from './errors.js';
+
+/**
+ * A string format whose failures are explained precisely: the format's validator says yes or no for
+ * ajv, and `explain` turns a "no" into the rule and sentence the caller sees (contract §2).
+ */
+export interface ExplainedFormat {
+  name: string;
+  validate(value: string): boolean;
+  explain(value: string, field: string): { rule: string; message: string };
+}
+
+const formats = new Map<string, ExplainedFormat>();
+
+export function registerFormat(format: ExplainedFormat): ExplainedFormat {
+  formats.set(format.name, format);
+  return format;
+}
+
+function newAjv(coerceTypes: boolean): Ajv {
+  // removeAdditional off: unknown fields are reported, never silently stripped. allErrors: every
+  // violated rule is listed, not just the first. Coercion only where the wire has no types (query).
+  return new Ajv({
+    removeAdditional: false,
+    useDefaults: true,
+    coerceTypes,
+    allErrors: true,
+    strict: false,
+  });
+}
+
+/** Compiles route schemas: bodies strictly, query strings and path params with string-to-number coercion. */
+export function createSchemaCompiler(): FastifySchemaCompiler<unknown> {
+  const strict = newAjv(false);
+  const coercing = newAjv(true);
+  for (const ajv of [strict, coercing]) {
+    for (const f of formats.values()) ajv.addFormat(f.name, { type: 'string', validate: f.validate });
+  }
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strict : coercing;
+    return ajv.compile(schema as object) as ValidateFunction;
+  };
+}
+
+const LOCATIONS: Record<string, ErrorLocation> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+/** Turns ajv's errors for one part of the request into the contract's `details.errors` entries. */
+export function toFieldErrors(context: string, errors: readonly ErrorObject[], input: unknown): FieldError[] {
+  const where = LOCATIONS[context] ?? 'body';
+  const out: FieldError[] = [];
+  for (const e of errors) {
+    const mapped = mapError(where, e, input);
+    if (mapped && !out.some((o) => o.field === mapped.field && o.rule === mapped.rule)) out.push(mapped);
+  }
+  return out;
+}
+
+function mapError(where: ErrorLocation, e: ErrorObject, input: unknown): FieldError | undefined {
+  const path = e.instancePath.split('/').slice(1).map(decodePointer);
+  const base = path.join('.');
+  const name = (p: string) => (where === 'header' ? headerName(p) : p);
+  const field = name(base) || where;
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': {
+      const f = name(joinPath(base, String(p.missingProperty)));
+      return { in: where, field: f, rule: 'required', message: `${f} is required` };
+    }
+    case 'additionalProperties': {
+      const f = name(joinPath(base, String(p.additionalProperty)));
+      return { in: where, field: f, rule: 'unknown_field', message: `${f} is not a known field` };
+    }
+    case 'propertyNames':
+      return undefined; // its nested error (min/max length of the key) says it better
+    case 'type': {
+      const types = String(p.type).split(',').filter((t) => t !== 'null');
+      const article = /^[aeiou]/.test(types[0] ?? '') ? 'an' : 'a';
+      const wanted = types.length === 1 ? `${article} ${types[0]}` : types.join(' or ');
+      return { in: where, field, rule: 'type', message: `${field} must be ${wanted}` };
+    }
+    case 'format': {
+      const format = formats.get(String(p.format));
+      const value = valueAt(input, path);
+      if (format && typeof value === 'string') return { in: where, field, ...format.explain(value, field) };
+      return { in: where, field, rule: 'format', message: `${field} is not in the expected format` };
+    }
+    case 'minLength':
+      return {
+        in: where,
+        field: propertyNameField(field, p),
+        rule: 'min_length',
+        message: `${propertyNameField(field, p)} must be at least ${p.limit} ${p.limit === 1 ? 'character' : 'characters'} long`,
+      };
+    case 'maxLength':
+      return {
+        in: where,
+        field: propertyNameField(field, p),
+        rule: 'max_length',
+        message: `${propertyNameField(field, p)} must be at most ${p.limit} characters long`,
+      };
+    case 'minimum':
+      return { in: where, field, rule: 'minimum', message: `${field} must be at least ${p.limit}` };
+    case 'maximum':
+      return { in: where, field, rule: 'maximum', message: `${field} must be at most ${p.limit}` };
+    case 'maxProperties':
+      return { in: where, field, rule: 'max_properties', message: `${field} may have at most ${p.limit} keys` };
+    case 'enum': {
+      const allowed = (p.allowedValues as unknown[]).map(String).join(', ');
+      return { in: where, field, rule: 'enum', message: `${field} must be one of: ${allowed}` };
+    }
+    case 'pattern':
+      return { in: where, field, rule: 'pattern', message: `${field} is not in the expected format` };
+    default:
+      return { in: where, field, rule: e.keyword, message: `${field} ${e.message ?? 'is invalid'}` };
+  }
+}
+
+function propertyNameField(field: string, p: Record<string, unknown>): string {
+  // ajv reports a bad key of an object (metadata) with the key in params.propertyName.
+  return typeof p.propertyName === 'string' ? joinPath(field, p.propertyName) : field;
+}
+
+function joinPath(base: string, leaf: string): string {
+  return base ? `${base}.${leaf}` : leaf;
+}
+
+function decodePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function headerName(lower: string): string {
+  return lower.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+}
+
+function valueAt(input: unknown, path: string[]): unknown {
+  let v = input;
+  for (const key of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+  return v;
+}
+
+export function validationErrorFrom(context: string, errors: readonly ErrorObject[], input: unknown): ApiError {
+  return ApiError.validation(toFieldErrors(context, errors, input));
+}

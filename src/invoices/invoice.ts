@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import { nullable, Timestamp } from '../http/schemas.js';
+import { registerFormat } from '../http/validation.js';
+import type { InvoiceRow } from './invoice.table.js';
+
+export const INVOICE_STATUSES = ['pending', 'paid', 'expired', 'failed'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const MAX_ORDER_ID_LENGTH = 120;
+export const MAX_METADATA_KEYS = 20;
+
+registerFormat({
+  name: 'no-control-characters',
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we refuse
+  validate: (v) => !/[\u0000-\u001f\u007f-\u009f]/.test(v),
+  explain: (_, field) => ({ rule: 'control_characters', message: `${field} must not contain control characters` }),
+});
+
+registerFormat({
+  name: 'status-list',
+  validate: (v) => v.split(',').every((s) => (INVOICE_STATUSES as readonly string[]).includes(s)),
+  explain: (_, field) => ({
+    rule: 'enum',
+    message: `${field} must be one or more of ${INVOICE_STATUSES.join(', ')}, separated by commas`,
+  }),
+});
+
+export const InvoiceSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['inv_4gT8qLz2NwX7bVc9Rm3Kp5Yd'] }),
+    project_id: Type.String(),
+    status: Type.Union(INVOICE_STATUSES.map((s) => Type.Literal(s))),
+    amount: Type.String({ description: 'Decimal string with exactly two decimals', examples: ['10.50'] }),
+    currency: Type.String({ examples: ['USDT'] }),
+    network: Type.String({ examples: ['sandbox'] }),
+    order_id: Type.Optional(Type.String({ description: 'Present only when one was given at creation' })),
+    metadata: Type.Record(Type.String(), Type.String()),
+    payment_url: Type.String({ format: 'uri', description: 'The hosted payment page for the payer' }),
+    payment_expires_at: Timestamp,
+    paid_at: nullable(Timestamp),
+    tx_hash: nullable(Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Invoice', title: 'Invoice' },
+);
+
+/** The one place an invoice row becomes its API shape: dates to RFC 3339, internal columns dropped. */
+export function toInvoice(row: InvoiceRow, publicBaseUrl: string) {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    network: row.network,
+    ...(row.order_id === null ? {} : { order_id: row.order_id }),
+    metadata: row.metadata,
+    payment_url: `${publicBaseUrl}/pay/${row.id}`,
+    payment_expires_at: row.payment_expires_at.toISOString(),
+    paid_at: row.paid_at?.toISOString() ?? null,
+    tx_hash: row.tx_hash,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export type Invoice = ReturnType<typeof toInvoice>;

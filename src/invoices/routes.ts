@@ -1,0 +1,134 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ok, okWithMeta } from '../http/envelope.js';
+import { AUTHENTICATED_ERRORS, errorResponses, nullable, Success, SuccessWithMeta } from '../http/schemas.js';
+import { amountFormat } from './amount.js';
+import { INVOICE_STATUSES, InvoiceSchema, MAX_METADATA_KEYS, MAX_ORDER_ID_LENGTH, toInvoice } from './invoice.js';
+import * as service from './service.js';
+
+const CreateInvoiceBody = Type.Object(
+  {
+    amount: Type.String({
+      format: amountFormat.name,
+      description: 'Positive decimal string, at most 2 decimals and 15 integer digits; never a JSON number',
+      examples: ['10.50'],
+    }),
+    order_id: Type.Optional(
+      nullable(Type.String({ minLength: 1, maxLength: MAX_ORDER_ID_LENGTH, format: 'no-control-characters' })),
+    ),
+    metadata: Type.Optional(
+      nullable(
+        Type.Unsafe<Record<string, string>>({
+          type: 'object',
+          maxProperties: MAX_METADATA_KEYS,
+          propertyNames: { minLength: 1, maxLength: 40 },
+          additionalProperties: { type: 'string', maxLength: 500 },
+          description: 'Up to 20 string values of your own, returned as given',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const CreateInvoiceHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      format: 'idempotency-key',
+      description: 'Retrying with the same key returns the first invoice instead of creating another (kept 24 h)',
+    }),
+  ),
+});
+
+const ListQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.String({
+        format: 'status-list',
+        description: 'One status, or several separated by commas',
+        examples: ['pending', 'paid,expired'],
+      }),
+    ),
+    order_id: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_ORDER_ID_LENGTH })),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+const Pagination = Type.Object({
+  pagination: Type.Object({
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    total_pages: Type.Integer(),
+    has_more: Type.Boolean(),
+  }),
+});
+
+const InvoiceParams = Type.Object({ invoice: Type.String({ description: 'The invoice id, inv_…' }) });
+
+const InvoiceRef = Type.Ref(InvoiceSchema);
+
+export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/invoices',
+    {
+      schema: {
+        operationId: 'createInvoice',
+        summary: 'Create an invoice',
+        tags: ['Invoices'],
+        headers: CreateInvoiceHeaders,
+        body: CreateInvoiceBody,
+        response: { 201: Success(InvoiceRef, 'The invoice (also on an idempotent replay)'), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const { invoice, replayed } = await service.createInvoice(
+        app.db,
+        request.principal,
+        request.body,
+        request.headers['idempotency-key'],
+        app.clock(),
+      );
+      reply.code(201).header('Location', `/v1/merchant/invoices/${invoice.id}`);
+      if (replayed) reply.header('Idempotent-Replayed', 'true');
+      return ok(request, 'Invoice created', toInvoice(invoice, app.config.publicBaseUrl));
+    },
+  );
+
+  app.get(
+    '/invoices',
+    {
+      schema: {
+        operationId: 'listInvoices',
+        summary: 'List invoices, newest first',
+        tags: ['Invoices'],
+        querystring: ListQuery,
+        response: { 200: SuccessWithMeta(Type.Array(InvoiceRef), Pagination, 'A page of invoices'), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const { rows, pagination } = await service.listInvoices(app.db, request.principal, request.query);
+      const data = rows.map((r) => toInvoice(r, app.config.publicBaseUrl));
+      return okWithMeta(request, 'Invoices', data, { pagination });
+    },
+  );
+
+  app.get(
+    '/invoices/:invoice',
+    {
+      schema: {
+        operationId: 'getInvoice',
+        summary: 'Get one invoice',
+        tags: ['Invoices'],
+        params: InvoiceParams,
+        response: { 200: Success(InvoiceRef, 'The invoice'), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const invoice = await service.getInvoice(app.db, request.principal, request.params.invoice);
+      return ok(request, 'Invoice', toInvoice(invoice, app.config.publicBaseUrl));
+    },
+  );
+};

@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { ApiError } from '../http/errors.js';
+import { newId } from '../ids.js';
+import type { Principal } from '../merchants/authenticate.js';
+import { parseAmount } from './amount.js';
+import { IDEMPOTENCY_RETENTION_MS, requestFingerprint } from './idempotency.js';
+import type { InvoiceStatus } from './invoice.js';
+import type { InvoiceRow, InvoiceTable } from './invoice.table.js';
+import * as repo from './repository.js';
+
+export interface NewInvoice {
+  amount: string;
+  order_id?: string | null | undefined;
+  metadata?: Record<string, string> | null | undefined;
+}
+
+export interface Created {
+  invoice: InvoiceRow;
+  /** True when an earlier request with the same Idempotency-Key made it. */
+  replayed: boolean;
+}
+
+/** Creates a pending invoice on the caller's project; currency, network and expiry come from the project. */
+export async function createInvoice(
+  db: Kysely<Database>,
+  principal: Principal,
+  input: NewInvoice,
+  idempotencyKey: string | undefined,
+  now: Date,
+): Promise<Created> {
+  const amount = parseAmount(input.amount);
+  if (!amount.ok) throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
+  const row: InvoiceTable = {
+    id: newId('inv'),
+    project_id: principal.projectId,
+    status: 'pending',
+    amount: amount.value,
+    currency: principal.currency,
+    network: principal.network,
+    order_id: input.order_id ?? null,
+    metadata: input.metadata ?? {},
+    payment_expires_at: new Date(now.getTime() + principal.invoiceTtlSeconds * 1000),
+    paid_at: null,
+    tx_hash: null,
+    created_at: now,
+    updated_at: now,
+  };
+  if (idempotencyKey === undefined) return { invoice: await repo.insertInvoice(db, row), replayed: false };
+
+  const fingerprint = requestFingerprint({ amount: row.amount, order_id: input.order_id ?? undefined, metadata: row.metadata });
+  const claim = { key: idempotencyKey, fingerprint, expiredBefore: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) };
+  // Two rounds at most: the holder of a key we lost to may have been purged between our two reads.
+  for (let round = 0; round < 2; round++) {
+    const created = await repo.insertInvoiceClaimingKey(db, row, claim);
+    if (created) return { invoice: created, replayed: false };
+    const existing = await repo.findClaimedInvoice(db, principal.projectId, idempotencyKey);
+    if (!existing) continue;
+    if (existing.request_hash !== fingerprint) {
+      throw ApiError.validation([
+        {
+          in: 'header',
+          field: 'Idempotency-Key',
+          rule: 'reused_with_different_request',
+          message: 'This Idempotency-Key was already used with a different request; use a new key for a new invoice',
+        },
+      ]);
+    }
+    const { request_hash: _, ...invoice } = existing;
+    return { invoice, replayed: true };
+  }
+  throw new Error('idempotency key claim did not settle');
+}
+
+export async function getInvoice(db: Kysely<Database>, principal: Principal, id: string): Promise<InvoiceRow> {
+  // A malformed id, an unknown one and another project's all take the same query and answer alike
+  // (contract §4), so neither the body nor the timing tells them apart.
+  const row = await repo.findInvoice(db, principal.projectId, id);
+  if (!row) throw ApiError.notFound('No invoice with this id');
+  return row;
+}
+
+export interface ListQuery {
+  status?: string | undefined;
+  order_id?: string | undefined;
+  limit: number;
+  page: number;
+}
+
+export async function listInvoices(db: Kysely<Database>, principal: Principal, query: ListQuery) {
+  const filter = {
+    statuses: query.status === undefined ? undefined : [...new Set(query.status.split(','))] as InvoiceStatus[],
+    orderId: query.order_id,
+  };
+  const offset = (query.page - 1) * query.limit;
+  const [rows, total] = await Promise.all([
+    repo.listInvoices(db, principal.projectId, filter, { limit: query.limit, offset }),
+    repo.countInvoices(db, principal.projectId, filter),
+  ]);
+  const totalPages = Math.ceil(total / query.limit);
+  return {
+    rows,
+    pagination: { page: query.page, limit: query.limit, total, total_pages: totalPages, has_more: query.page < totalPages },
+  };
+}

@@ -1,0 +1,138 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Notifier } from '../db/notifier.js';
+import { ApiError, type ErrorCode } from '../http/errors.js';
+import { type RateLimitStore, rateLimitedError } from '../http/rate-limit.js';
+import { hashApiKey, parseAuthorization } from './api-key.js';
+import { AUTH_CHANNEL, findKeyByHash, type KeyVerification, touchApiKey } from './repository.js';
+
+/** Who is calling, once the key checks out: everything a merchant route needs about its project. */
+export interface Principal {
+  keyId: string;
+  projectId: string;
+  currency: string;
+  network: string;
+  invoiceTtlSeconds: number;
+}
+
+const CACHE_TTL_MS = 60_000;
+const CACHE_MAX = 10_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
+const FAILURE_WINDOW_MS = 60_000;
+
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  API_KEY_REQUIRED: 'Send your secret key as "Authorization: Bearer svc_secret_…"',
+  API_KEY_INVALID_FORMAT: 'The Authorization header must be "Bearer svc_secret_" followed by your key',
+  API_KEY_INVALID: 'The API key is not valid',
+  API_KEY_REVOKED: 'The API key has been revoked; create a new one',
+  ACCOUNT_NOT_ACTIVE: 'The account of this API key is not active',
+  PROJECT_NOT_ACTIVE: 'The project of this API key is not active',
+};
+
+export function authError(code: ErrorCode): ApiError {
+  const headers: Record<string, string> = code.startsWith('API_KEY') ? { 'WWW-Authenticate': 'Bearer' } : {};
+  return new ApiError(code, MESSAGES[code] ?? 'Authentication failed', { headers });
+}
+
+interface CacheEntry {
+  principal: Principal;
+  expiresAt: number;
+  lastUsedAt: number;
+}
+
+export interface Authenticator {
+  /** Resolves the principal of a request or throws the contract's auth error (§3, in its order). */
+  authenticate(authorization: string | undefined, clientAddress: string, now?: number): Promise<Principal>;
+  /** Counts a failed authentication against a client address, and refuses it past the limit. */
+  guardFailures(clientAddress: string, now?: number): Promise<void>;
+  recordFailure(clientAddress: string, now?: number): Promise<void>;
+}
+
+/**
+ * Verified keys are cached in-process for speed. Correctness rests on LISTEN/NOTIFY: every change
+ * that could turn a cached "yes" into a "no" (revocation, deactivation) notifies at commit, and every
+ * instance drops its whole cache on the notification. While the listening connection is down the
+ * cache is bypassed, so a missed notification can never keep a revoked key alive.
+ */
+export async function createAuthenticator(deps: {
+  db: Kysely<Database>;
+  notifier: Notifier;
+  limiter: RateLimitStore;
+  failureLimit: number;
+}): Promise<Authenticator> {
+  const cache = new Map<string, CacheEntry>();
+  let generation = 0;
+  const forget = () => {
+    generation++;
+    cache.clear();
+  };
+  await deps.notifier.listen(AUTH_CHANNEL, forget, forget);
+
+  const guardFailures = async (address: string, now = Date.now()) => {
+    const { count, resetMs } = await deps.limiter.peek(`authfail:${address}`, FAILURE_WINDOW_MS, now);
+    if (count >= deps.failureLimit) throw rateLimitedError(resetMs);
+  };
+  const recordFailure = async (address: string, now = Date.now()) => {
+    await deps.limiter.hit(`authfail:${address}`, FAILURE_WINDOW_MS, now);
+  };
+
+  async function verify(hash: Buffer, address: string, now: number): Promise<Principal> {
+    await guardFailures(address, now);
+    const startedAt = generation;
+    const row = await findKeyByHash(deps.db, hash);
+    const failure = row ? refusal(row, hash) : 'API_KEY_INVALID';
+    if (failure) {
+      if (failure === 'API_KEY_INVALID' || failure === 'API_KEY_REVOKED') await recordFailure(address, now);
+      throw authError(failure);
+    }
+    const verified = row as KeyVerification;
+    const principal: Principal = {
+      keyId: verified.key_id,
+      projectId: verified.project_id,
+      currency: verified.currency,
+      network: verified.network,
+      invoiceTtlSeconds: verified.invoice_ttl_seconds,
+    };
+    let lastUsedAt = verified.last_used_at?.getTime() ?? 0;
+    if (now - lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      await touchApiKey(deps.db, principal.keyId, new Date(now));
+      lastUsedAt = now;
+    }
+    // A notification that arrived while we were reading may concern this very key: don't cache then.
+    if (deps.notifier.healthy && startedAt === generation) {
+      if (cache.size >= CACHE_MAX) cache.clear();
+      cache.set(hash.toString('base64'), { principal, expiresAt: now + CACHE_TTL_MS, lastUsedAt });
+    }
+    return principal;
+  }
+
+  return {
+    guardFailures,
+    recordFailure,
+    async authenticate(authorization, address, now = Date.now()) {
+      const parsed = parseAuthorization(authorization);
+      if (parsed.kind === 'missing') throw authError('API_KEY_REQUIRED');
+      if (parsed.kind === 'malformed') throw authError('API_KEY_INVALID_FORMAT');
+      const hash = hashApiKey(parsed.key);
+      const hit = deps.notifier.healthy ? cache.get(hash.toString('base64')) : undefined;
+      if (!hit || hit.expiresAt <= now) return verify(hash, address, now);
+      if (now - hit.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+        hit.lastUsedAt = now;
+        await touchApiKey(deps.db, hit.principal.keyId, new Date(now));
+      }
+      return hit.principal;
+    },
+  };
+}
+
+/** The contract's order after "unknown key": revoked, then account, then project. */
+function refusal(row: KeyVerification, hash: Buffer): ErrorCode | undefined {
+  // The row was found by this hash; comparing again in constant time keeps the check honest even if
+  // the lookup ever changes to something looser than equality.
+  if (!timingSafeEqual(row.key_hash, hash)) return 'API_KEY_INVALID';
+  if (row.key_status === 'revoked') return 'API_KEY_REVOKED';
+  if (row.account_status !== 'active') return 'ACCOUNT_NOT_ACTIVE';
+  if (row.project_status !== 'active') return 'PROJECT_NOT_ACTIVE';
+  return undefined;
+}

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { createAccount, createProject, issueApiKey } from './service.js';
+
+/**
+ * A brand-new embedded database gets a demo account, a sandbox project and a key, so that
+ * `npm start` is immediately usable. Returns the secret, which the caller prints once.
+ */
+export async function seedDemo(db: Kysely<Database>, now: Date): Promise<string | undefined> {
+  const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  if (existing) return undefined;
+  const account = await createAccount(db, { name: 'Demo account' }, now);
+  const project = await createProject(db, { account_id: account.id, name: 'Demo shop', network: 'sandbox' }, now);
+  const { secret } = await issueApiKey(db, project.id, { name: 'Demo key' }, now);
+  return secret;
+}
+
+export function demoBanner(secret: string, baseUrl: string): string {
+  return [
+    '',
+    '  Paydesk demo project created (sandbox network). Its secret API key, shown only this once:',
+    '',
+    `    ${secret}`,
+    '',
+    '  Try it:',
+    '',
+    `    curl -s ${baseUrl}/v1/merchant/invoices -H "Authorization: Bearer ${secret}" \\`,
+    `      -H "Content-Type: application/json" -d '{"amount": "10.50", "order_id": "order-1"}'`,
+    '',
+  ].join('\n');
+}

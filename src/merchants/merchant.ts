@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import { nullable, Timestamp } from '../http/schemas.js';
+import type { AccountRow, ApiKeyRow, ProjectRow } from './merchant.table.js';
+
+/** What the API says about accounts, projects and keys; the mappers below are the only way to it. */
+export const ActiveStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('inactive')]);
+export const CURRENCIES = ['USDT', 'USDC'] as const;
+export const NETWORKS = ['sandbox'] as const;
+export const MIN_TTL_SECONDS = 60;
+export const MAX_TTL_SECONDS = 604_800;
+
+export const AccountSchema = Type.Object(
+  { id: Type.String({ examples: ['acct_3kTqV9nWcY2pL8sZ4bR7xM1d'] }), name: Type.String(), status: ActiveStatusSchema, created_at: Timestamp },
+  { title: 'Account' },
+);
+
+export const ProjectSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['prj_8fJd2LkQ9wPz4XcV7bN1mR5t'] }),
+    account_id: Type.String(),
+    name: Type.String(),
+    status: ActiveStatusSchema,
+    currency: Type.String({ examples: ['USDT'] }),
+    network: Type.String({ examples: ['sandbox'] }),
+    invoice_ttl_seconds: Type.Integer(),
+    created_at: Timestamp,
+  },
+  { title: 'Project' },
+);
+
+export const ApiKeySchema = Type.Object(
+  {
+    id: Type.String({ examples: ['key_Vb7Qk2Lm9Xz4Pw8Nc3Rt6Yh1'] }),
+    name: Type.String(),
+    last4: Type.String({ description: 'The last 4 characters of the secret; the secret itself is never shown again' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+    created_at: Timestamp,
+    last_used_at: nullable(Timestamp),
+  },
+  { title: 'ApiKey' },
+);
+
+export function toAccount(row: AccountRow) {
+  return { id: row.id, name: row.name, status: row.status, created_at: row.created_at.toISOString() };
+}
+
+export function toProject(row: ProjectRow) {
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    name: row.name,
+    status: row.status,
+    currency: row.currency,
+    network: row.network,
+    invoice_ttl_seconds: row.invoice_ttl_seconds,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export function toApiKey(row: Omit<ApiKeyRow, 'key_hash'>) {
+  return {
+    id: row.id,
+    name: row.name,
+    last4: row.last4,
+    status: row.status,
+    created_at: row.created_at.toISOString(),
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+  };
+}

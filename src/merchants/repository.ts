@@ -1,0 +1,99 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { AccountTable, ApiKeyRow, ApiKeyTable, ProjectTable } from './merchant.table.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The channel every instance listens on to forget cached API-key verifications. */
+export const AUTH_CHANNEL = 'paydesk_auth';
+
+export function insertAccount(db: Db, row: AccountTable) {
+  return db.insertInto('accounts').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateAccount(db: Db, id: string, changes: Partial<Pick<AccountTable, 'status' | 'updated_at'>>) {
+  return db.updateTable('accounts').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export function findAccount(db: Db, id: string) {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function insertProject(db: Db, row: ProjectTable) {
+  return db.insertInto('projects').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateProject(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<ProjectTable, 'status' | 'name' | 'invoice_ttl_seconds' | 'updated_at'>>,
+) {
+  return db.updateTable('projects').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export function findProject(db: Db, id: string) {
+  return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function insertApiKey(db: Db, row: ApiKeyTable) {
+  return db.insertInto('api_keys').values(row).returning(apiKeyColumns).executeTakeFirstOrThrow();
+}
+
+const apiKeyColumns = ['id', 'project_id', 'name', 'last4', 'status', 'created_at', 'last_used_at', 'revoked_at'] as const;
+
+export function revokeApiKey(db: Db, id: string, now: Date) {
+  return db
+    .updateTable('api_keys')
+    .set({ status: 'revoked', revoked_at: sql`coalesce(revoked_at, ${now})` })
+    .where('id', '=', id)
+    .returning(apiKeyColumns)
+    .executeTakeFirst();
+}
+
+export function findApiKey(db: Db, id: string) {
+  return db.selectFrom('api_keys').select(apiKeyColumns).where('id', '=', id).executeTakeFirst();
+}
+
+export function touchApiKey(db: Db, id: string, now: Date) {
+  return db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
+}
+
+export interface KeyVerification {
+  key_id: string;
+  key_hash: Buffer;
+  key_status: ApiKeyRow['status'];
+  last_used_at: Date | null;
+  project_id: string;
+  project_status: 'active' | 'inactive';
+  currency: string;
+  network: string;
+  invoice_ttl_seconds: number;
+  account_status: 'active' | 'inactive';
+}
+
+/** One indexed read answers every question authentication asks about a key. */
+export function findKeyByHash(db: Db, hash: Buffer): Promise<KeyVerification | undefined> {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('projects as p', 'p.id', 'k.project_id')
+    .innerJoin('accounts as a', 'a.id', 'p.account_id')
+    .select([
+      'k.id as key_id',
+      'k.key_hash',
+      'k.status as key_status',
+      'k.last_used_at',
+      'p.id as project_id',
+      'p.status as project_status',
+      'p.currency',
+      'p.network',
+      'p.invoice_ttl_seconds',
+      'a.status as account_status',
+    ])
+    .where('k.key_hash', '=', hash)
+    .executeTakeFirst();
+}
+
+/** Tells every instance (at commit) to drop cached key verifications. */
+export async function notifyAuthChanged(db: Db): Promise<void> {
+  await sql`select pg_notify(${AUTH_CHANNEL}, '')`.execute(db);
+}

@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ok } from '../http/envelope.js';
+import { enforce } from '../http/rate-limit.js';
+import { AUTHENTICATED_ERRORS, errorResponses, Success } from '../http/schemas.js';
+import { invoiceRoutes } from '../invoices/routes.js';
+import { ApiKeySchema, ProjectSchema, toApiKey, toProject } from './merchant.js';
+import { describeKey } from './service.js';
+
+/**
+ * Everything under /v1/merchant: authentication, then the per-project rate limit, then the routes.
+ * Both hooks run on onRequest, before the body is parsed or validated (contract §2's order).
+ */
+export const merchantApi: FastifyPluginAsyncTypebox = async (app) => {
+  const limit = { max: app.config.rateLimit.max, windowMs: app.config.rateLimit.windowSeconds * 1000 };
+  app.addHook('onRequest', async (request, reply) => {
+    request.principal = await app.authenticator.authenticate(request.headers.authorization, request.ip);
+    await enforce(app.limiter, reply, `project:${request.principal.projectId}`, limit);
+  });
+
+  app.get(
+    '/me',
+    {
+      schema: {
+        operationId: 'getMe',
+        summary: 'The project and API key in use',
+        description: 'Use it to check that a key works and belongs to an active project.',
+        tags: ['Merchant'],
+        response: {
+          200: Success(Type.Object({ project: Type.Omit(ProjectSchema, ['account_id']), api_key: ApiKeySchema }), 'The project and key'),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
+      },
+    },
+    async (request) => {
+      const { project, apiKey } = await describeKey(app.db, request.principal.projectId, request.principal.keyId);
+      const { account_id: _, ...publicProject } = toProject(project);
+      return ok(request, 'API key is valid', { project: publicProject, api_key: toApiKey(apiKey) });
+    },
+  );
+
+  await app.register(invoiceRoutes);
+};
