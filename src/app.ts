@@ -58,7 +58,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(createSchemaCompiler());
   // Only JSON bodies are accepted; any other Content-Type is a VALIDATION_ERROR (contract §2).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
   app.decorate('config', deps.config);
   app.decorate('db', deps.database.db);
   app.decorate('limiter', deps.limiter);

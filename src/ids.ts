@@ -26,5 +26,9 @@ export function newId(prefix: IdPrefix): string {
 }
 
 export function hasIdShape(value: string, prefix: IdPrefix): boolean {
-  return value.length <= 64 && value.startsWith(`${prefix}_`) && /^[A-Za-z0-9]{22,}$/.test(value.slice(prefix.length + 1));
+  return (
+    value.length <= 64 &&
+    value.startsWith(`${prefix}_`) &&
+    /^[A-Za-z0-9]{22,}$/.test(value.slice(prefix.length + 1))
+  );
 }

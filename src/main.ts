@@ -15,13 +15,20 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase(config.databaseUrl);
   await migrate(database.db);
-  const demoSecret = database.kind === 'pglite' && database.isNewEmbedded ? await seedDemo(database.db, new Date()) : undefined;
-  const limiter = config.redisUrl ? redisStore(new Redis(config.redisUrl, { enableAutoPipelining: true })) : memoryStore();
+  const demoSecret =
+    database.kind === 'pglite' && database.isNewEmbedded
+      ? await seedDemo(database.db, new Date())
+      : undefined;
+  const limiter = config.redisUrl
+    ? redisStore(new Redis(config.redisUrl, { enableAutoPipelining: true }))
+    : memoryStore();
   const app = await buildApp({ config, database, limiter });
 
   // Idempotency keys are kept 24 h, then purged; running this on every instance is harmless.
   const purge = setInterval(() => {
-    purgeIdempotencyKeys(database.db, new Date()).catch((err) => app.log.error({ err }, 'idempotency purge failed'));
+    purgeIdempotencyKeys(database.db, new Date()).catch((err) =>
+      app.log.error({ err }, 'idempotency purge failed'),
+    );
   }, PURGE_EVERY_MS);
   purge.unref();
 

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { ok } from '../http/envelope.js';
 import { errorResponses, Success } from '../http/schemas.js';
 import {
@@ -19,7 +19,11 @@ import * as merchants from '../merchants/service.js';
 import { adminGuard } from './authorize.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
-const Ttl = Type.Integer({ minimum: MIN_TTL_SECONDS, maximum: MAX_TTL_SECONDS, description: 'Invoice lifetime in seconds' });
+const Ttl = Type.Integer({
+  minimum: MIN_TTL_SECONDS,
+  maximum: MAX_TTL_SECONDS,
+  description: 'Invoice lifetime in seconds',
+});
 const IdParams = Type.Object({ id: Type.String() });
 const ADMIN_ERRORS = errorResponses(401, 404, 405, 422, 429, 500);
 const tags = ['Admin'];
@@ -59,7 +63,12 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const account = await merchants.setAccountStatus(app.db, request.params.id, request.body.status, app.clock());
+      const account = await merchants.setAccountStatus(
+        app.db,
+        request.params.id,
+        request.body.status,
+        app.clock(),
+      );
       return ok(request, 'Account updated', toAccount(account));
     },
   );
@@ -75,8 +84,18 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
           {
             account_id: Type.String({ minLength: 1 }),
             name: Name,
-            currency: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)), { default: 'USDT' })),
-            network: Type.Optional(Type.Union(NETWORKS.map((n) => Type.Literal(n)), { default: 'sandbox' })),
+            currency: Type.Optional(
+              Type.Union(
+                CURRENCIES.map((c) => Type.Literal(c)),
+                { default: 'USDT' },
+              ),
+            ),
+            network: Type.Optional(
+              Type.Union(
+                NETWORKS.map((n) => Type.Literal(n)),
+                { default: 'sandbox' },
+              ),
+            ),
             invoice_ttl_seconds: Type.Optional(Ttl),
           },
           { additionalProperties: false },
@@ -100,7 +119,11 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         params: IdParams,
         body: Type.Object(
-          { status: Type.Optional(ActiveStatusSchema), name: Type.Optional(Name), invoice_ttl_seconds: Type.Optional(Ttl) },
+          {
+            status: Type.Optional(ActiveStatusSchema),
+            name: Type.Optional(Name),
+            invoice_ttl_seconds: Type.Optional(Ttl),
+          },
           { additionalProperties: false, minProperties: 1 },
         ),
         response: { 200: Success(ProjectSchema, 'The project'), ...ADMIN_ERRORS },
@@ -120,10 +143,16 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Issue an API key (the secret is shown only in this response)',
         tags,
         params: IdParams,
-        body: Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
+        body: Type.Object(
+          { name: Type.Optional(Type.String({ maxLength: 100 })) },
+          { additionalProperties: false },
+        ),
         response: {
           201: Success(
-            Type.Object({ api_key: ApiKeySchema, secret: Type.String({ pattern: '^svc_secret_[A-Za-z0-9]{32,}$' }) }),
+            Type.Object({
+              api_key: ApiKeySchema,
+              secret: Type.String({ pattern: '^svc_secret_[A-Za-z0-9]{32,}$' }),
+            }),
             'The key and its secret',
           ),
           ...ADMIN_ERRORS,
@@ -131,9 +160,17 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { apiKey, secret } = await merchants.issueApiKey(app.db, request.params.id, request.body ?? {}, app.clock());
+      const { apiKey, secret } = await merchants.issueApiKey(
+        app.db,
+        request.params.id,
+        request.body ?? {},
+        app.clock(),
+      );
       reply.code(201);
-      return ok(request, 'API key created; store the secret now, it is not shown again', { api_key: toApiKey(apiKey), secret });
+      return ok(request, 'API key created; store the secret now, it is not shown again', {
+        api_key: toApiKey(apiKey),
+        secret,
+      });
     },
   );
 

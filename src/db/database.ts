@@ -25,11 +25,13 @@ export interface DatabaseHandle {
 
 export interface OpenOptions {
   poolMax?: number;
+  /** PGlite only: start an in-memory database from a snapshot (`dumpDataDir`), which is far faster than initdb. */
+  pgliteSnapshot?: Blob;
 }
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
-  if (url.startsWith('pglite://')) return openPglite(url.slice('pglite://'.length));
+  if (url.startsWith('pglite://')) return openPglite(url.slice('pglite://'.length), options.pgliteSnapshot);
   throw new Error(
     `DATABASE_URL must start with postgres://, postgresql:// or pglite:// (got a value starting with "${url.slice(0, 12)}")`,
   );
@@ -53,7 +55,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   };
 }
 
-async function openPglite(location: string): Promise<DatabaseHandle> {
+async function openPglite(location: string, snapshot?: Blob): Promise<DatabaseHandle> {
   let lock: DirectoryLock | undefined;
   let dataDir: string | undefined;
   let isNew = true;
@@ -65,7 +67,7 @@ async function openPglite(location: string): Promise<DatabaseHandle> {
     isNew = !existsSync(path.join(dataDir, 'PG_VERSION'));
   }
   try {
-    const pglite = await PGlite.create(dataDir ? { dataDir } : {});
+    const pglite = await PGlite.create(dataDir ? { dataDir } : snapshot ? { loadDataDir: snapshot } : {});
     const pool = new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const notifier = pgliteNotifier(pglite);

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { ok, sendError } from '../http/envelope.js';
 import { errorResponses, Success } from '../http/schemas.js';
@@ -31,7 +31,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply.header('Retry-After', '5');
         return sendError(request, reply, 503, 'INTERNAL_SERVER_ERROR', 'The database is unreachable');
       }
-      return ok(request, 'Paydesk is up', { status: 'ok' as const, version: app.config.version, database: 'ok' as const });
+      return ok(request, 'Paydesk is up', {
+        status: 'ok' as const,
+        version: app.config.version,
+        database: 'ok' as const,
+      });
     },
   );
 };

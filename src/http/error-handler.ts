@@ -19,12 +19,24 @@ const BODY_ERRORS: Record<string, Omit<FieldError, 'in' | 'field'>> = {
 };
 
 // Connection-level failures of pg, and PostgreSQL's "cannot connect now" classes (08xxx, 57P0x).
-const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03']);
+const DB_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
   if (typeof e?.code === 'string' && (DB_DOWN_CODES.has(e.code) || e.code.startsWith('08'))) return true;
-  return typeof e?.message === 'string' && /Connection terminated|timeout exceeded when trying to connect/.test(e.message);
+  return (
+    typeof e?.message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect/.test(e.message)
+  );
 }
 
 /**
@@ -40,7 +52,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isDatabaseUnavailable(err)) {
       request.log.error({ err }, 'database unavailable');
       reply.header('Retry-After', '5');
-      return sendError(request, reply, 503, 'INTERNAL_SERVER_ERROR', 'The service is temporarily unavailable');
+      return sendError(
+        request,
+        reply,
+        503,
+        'INTERNAL_SERVER_ERROR',
+        'The service is temporarily unavailable',
+      );
     }
     request.log.error({ err }, 'unhandled error');
     return sendError(request, reply, 500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on our side');
@@ -55,15 +73,20 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, err: 
 function fromFramework(err: FastifyError, request: FastifyRequest): ApiError | undefined {
   if (err.validation) {
     const context = err.validationContext ?? 'body';
-    const input = { body: request.body, querystring: request.query, params: request.params, headers: request.headers }[
-      context
-    ];
+    const input = {
+      body: request.body,
+      querystring: request.query,
+      params: request.params,
+      headers: request.headers,
+    }[context];
     return ApiError.validation(toFieldErrors(context, err.validation as unknown as ErrorObject[], input));
   }
   const known = err.code ? BODY_ERRORS[err.code] : undefined;
   if (known) return ApiError.validation([{ in: 'body', field: 'body', ...known }]);
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    return ApiError.validation([{ in: 'body', field: 'body', rule: 'invalid_request', message: 'The request is malformed' }]);
+    return ApiError.validation([
+      { in: 'body', field: 'body', rule: 'invalid_request', message: 'The request is malformed' },
+    ]);
   }
   return undefined;
 }

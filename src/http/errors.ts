@@ -35,7 +35,11 @@ export class ApiError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { details?: Record<string, unknown>; headers?: Record<string, string>; statusCode?: number } = {},
+    options: {
+      details?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      statusCode?: number;
+    } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -47,7 +51,8 @@ export class ApiError extends Error {
 
   static validation(errors: FieldError[]): ApiError {
     const first = errors[0];
-    const message = errors.length === 1 && first ? first.message : `The request has ${errors.length} invalid fields`;
+    const message =
+      errors.length === 1 && first ? first.message : `The request has ${errors.length} invalid fields`;
     return new ApiError('VALIDATION_ERROR', message, { details: { errors } });
   }
 

@@ -56,10 +56,10 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
-export function redisStore(redis: Redis): RateLimitStore {
+export function redisStore(redis: Redis, prefix = 'paydesk:rl:'): RateLimitStore {
   const windowKey = (key: string, windowMs: number, now: number) => {
     const start = now - (now % windowMs);
-    return { redisKey: `paydesk:rl:${key}:${start}`, resetMs: start + windowMs - now };
+    return { redisKey: `${prefix}${key}:${start}`, resetMs: start + windowMs - now };
   };
   return {
     async hit(key, windowMs, now) {

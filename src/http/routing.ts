@@ -23,9 +23,16 @@ export function registerRouteFallbacks(app: FastifyInstance): void {
     const allowed = [...methods].filter((m) => m !== request.method && shadow.find(m, url)).sort();
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
-      return sendError(request, reply, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path`, {
-        allowed,
-      });
+      return sendError(
+        request,
+        reply,
+        405,
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed on this path`,
+        {
+          allowed,
+        },
+      );
     }
     return sendError(request, reply, 404, 'NOT_FOUND', `No route for ${request.method} ${url.split('?')[0]}`);
   });

@@ -80,7 +80,9 @@ function mapError(where: ErrorLocation, e: ErrorObject, input: unknown): FieldEr
     case 'propertyNames':
       return undefined; // its nested error (min/max length of the key) says it better
     case 'type': {
-      const types = String(p.type).split(',').filter((t) => t !== 'null');
+      const types = String(p.type)
+        .split(',')
+        .filter((t) => t !== 'null');
       const article = /^[aeiou]/.test(types[0] ?? '') ? 'an' : 'a';
       const wanted = types.length === 1 ? `${article} ${types[0]}` : types.join(' or ');
       return { in: where, field, rule: 'type', message: `${field} must be ${wanted}` };
@@ -110,7 +112,12 @@ function mapError(where: ErrorLocation, e: ErrorObject, input: unknown): FieldEr
     case 'maximum':
       return { in: where, field, rule: 'maximum', message: `${field} must be at most ${p.limit}` };
     case 'maxProperties':
-      return { in: where, field, rule: 'max_properties', message: `${field} may have at most ${p.limit} keys` };
+      return {
+        in: where,
+        field,
+        rule: 'max_properties',
+        message: `${field} may have at most ${p.limit} keys`,
+      };
     case 'enum': {
       const allowed = (p.allowedValues as unknown[]).map(String).join(', ');
       return { in: where, field, rule: 'enum', message: `${field} must be one of: ${allowed}` };
@@ -145,6 +152,10 @@ function valueAt(input: unknown, path: string[]): unknown {
   return v;
 }
 
-export function validationErrorFrom(context: string, errors: readonly ErrorObject[], input: unknown): ApiError {
+export function validationErrorFrom(
+  context: string,
+  errors: readonly ErrorObject[],
+  input: unknown,
+): ApiError {
   return ApiError.validation(toFieldErrors(context, errors, input));
 }

@@ -4,7 +4,11 @@ import { registerFormat } from '../http/validation.js';
 const AMOUNT = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,2})?$/;
 
 export type AmountResult =
-  | { ok: true; /** normalised to two decimals: "10" → "10.00" */ value: string; /** in cents */ minor: bigint }
+  | {
+      ok: true /** normalised to two decimals: "10" → "10.00" */;
+      value: string /** in cents */;
+      minor: bigint;
+    }
   | { ok: false; rule: string; message: string };
 
 /**
@@ -13,7 +17,11 @@ export type AmountResult =
  */
 export function parseAmount(input: unknown, field = 'amount'): AmountResult {
   if (typeof input !== 'string') {
-    return { ok: false, rule: 'type', message: `${field} must be a string such as "10.50", not a JSON ${jsonType(input)}` };
+    return {
+      ok: false,
+      rule: 'type',
+      message: `${field} must be a string such as "10.50", not a JSON ${jsonType(input)}`,
+    };
   }
   const match = AMOUNT.exec(input);
   if (!match) return diagnose(input, field);
@@ -26,10 +34,18 @@ export function parseAmount(input: unknown, field = 'amount'): AmountResult {
 
 function diagnose(input: string, field: string): AmountResult {
   if (/^(0|[1-9][0-9]*)\.[0-9]{3,}$/.test(input)) {
-    return { ok: false, rule: 'decimal_places', message: `${field} may have at most 2 digits after the decimal point` };
+    return {
+      ok: false,
+      rule: 'decimal_places',
+      message: `${field} may have at most 2 digits after the decimal point`,
+    };
   }
   if (/^[1-9][0-9]{15,}(\.[0-9]{1,2})?$/.test(input)) {
-    return { ok: false, rule: 'max_digits', message: `${field} may have at most 15 digits before the decimal point` };
+    return {
+      ok: false,
+      rule: 'max_digits',
+      message: `${field} may have at most 15 digits before the decimal point`,
+    };
   }
   if (/^-/.test(input)) return { ok: false, rule: 'positive', message: `${field} must be greater than zero` };
   return {

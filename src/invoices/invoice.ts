@@ -13,7 +13,10 @@ registerFormat({
   name: 'no-control-characters',
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we refuse
   validate: (v) => !/[\u0000-\u001f\u007f-\u009f]/.test(v),
-  explain: (_, field) => ({ rule: 'control_characters', message: `${field} must not contain control characters` }),
+  explain: (_, field) => ({
+    rule: 'control_characters',
+    message: `${field} must not contain control characters`,
+  }),
 });
 
 registerFormat({

@@ -83,7 +83,12 @@ export function listInvoices(
   let q = db.selectFrom('invoices').selectAll().where('project_id', '=', projectId);
   if (filter.statuses) q = q.where('status', 'in', filter.statuses);
   if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return q
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }
 
 /**
@@ -91,7 +96,11 @@ export function listInvoices(
  * it costs the same for a thousand invoices or a million. An order id narrows to a handful of rows,
  * which its index counts directly.
  */
-export async function countInvoices(db: Kysely<Database>, projectId: string, filter: InvoiceFilter): Promise<number> {
+export async function countInvoices(
+  db: Kysely<Database>,
+  projectId: string,
+  filter: InvoiceFilter,
+): Promise<number> {
   if (filter.orderId !== undefined) {
     let q = db
       .selectFrom('invoices')

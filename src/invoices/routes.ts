@@ -1,9 +1,15 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { ok, okWithMeta } from '../http/envelope.js';
 import { AUTHENTICATED_ERRORS, errorResponses, nullable, Success, SuccessWithMeta } from '../http/schemas.js';
 import { amountFormat } from './amount.js';
-import { INVOICE_STATUSES, InvoiceSchema, MAX_METADATA_KEYS, MAX_ORDER_ID_LENGTH, toInvoice } from './invoice.js';
+import {
+  INVOICE_STATUSES,
+  InvoiceSchema,
+  MAX_METADATA_KEYS,
+  MAX_ORDER_ID_LENGTH,
+  toInvoice,
+} from './invoice.js';
 import * as service from './service.js';
 
 const CreateInvoiceBody = Type.Object(
@@ -14,7 +20,9 @@ const CreateInvoiceBody = Type.Object(
       examples: ['10.50'],
     }),
     order_id: Type.Optional(
-      nullable(Type.String({ minLength: 1, maxLength: MAX_ORDER_ID_LENGTH, format: 'no-control-characters' })),
+      nullable(
+        Type.String({ minLength: 1, maxLength: MAX_ORDER_ID_LENGTH, format: 'no-control-characters' }),
+      ),
     ),
     metadata: Type.Optional(
       nullable(
@@ -35,7 +43,8 @@ const CreateInvoiceHeaders = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
       format: 'idempotency-key',
-      description: 'Retrying with the same key returns the first invoice instead of creating another (kept 24 h)',
+      description:
+        'Retrying with the same key returns the first invoice instead of creating another (kept 24 h)',
     }),
   ),
 });
@@ -80,7 +89,10 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Invoices'],
         headers: CreateInvoiceHeaders,
         body: CreateInvoiceBody,
-        response: { 201: Success(InvoiceRef, 'The invoice (also on an idempotent replay)'), ...errorResponses(...AUTHENTICATED_ERRORS) },
+        response: {
+          201: Success(InvoiceRef, 'The invoice (also on an idempotent replay)'),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
       },
     },
     async (request, reply) => {
@@ -105,7 +117,10 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List invoices, newest first',
         tags: ['Invoices'],
         querystring: ListQuery,
-        response: { 200: SuccessWithMeta(Type.Array(InvoiceRef), Pagination, 'A page of invoices'), ...errorResponses(...AUTHENTICATED_ERRORS) },
+        response: {
+          200: SuccessWithMeta(Type.Array(InvoiceRef), Pagination, 'A page of invoices'),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
       },
     },
     async (request) => {

@@ -30,7 +30,8 @@ export async function createInvoice(
   now: Date,
 ): Promise<Created> {
   const amount = parseAmount(input.amount);
-  if (!amount.ok) throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
+  if (!amount.ok)
+    throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
   const row: InvoiceTable = {
     id: newId('inv'),
     project_id: principal.projectId,
@@ -48,8 +49,16 @@ export async function createInvoice(
   };
   if (idempotencyKey === undefined) return { invoice: await repo.insertInvoice(db, row), replayed: false };
 
-  const fingerprint = requestFingerprint({ amount: row.amount, order_id: input.order_id ?? undefined, metadata: row.metadata });
-  const claim = { key: idempotencyKey, fingerprint, expiredBefore: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) };
+  const fingerprint = requestFingerprint({
+    amount: row.amount,
+    order_id: input.order_id ?? undefined,
+    metadata: row.metadata,
+  });
+  const claim = {
+    key: idempotencyKey,
+    fingerprint,
+    expiredBefore: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS),
+  };
   // Two rounds at most: the holder of a key we lost to may have been purged between our two reads.
   for (let round = 0; round < 2; round++) {
     const created = await repo.insertInvoiceClaimingKey(db, row, claim);
@@ -62,7 +71,8 @@ export async function createInvoice(
           in: 'header',
           field: 'Idempotency-Key',
           rule: 'reused_with_different_request',
-          message: 'This Idempotency-Key was already used with a different request; use a new key for a new invoice',
+          message:
+            'This Idempotency-Key was already used with a different request; use a new key for a new invoice',
         },
       ]);
     }
@@ -72,7 +82,11 @@ export async function createInvoice(
   throw new Error('idempotency key claim did not settle');
 }
 
-export async function getInvoice(db: Kysely<Database>, principal: Principal, id: string): Promise<InvoiceRow> {
+export async function getInvoice(
+  db: Kysely<Database>,
+  principal: Principal,
+  id: string,
+): Promise<InvoiceRow> {
   // A malformed id, an unknown one and another project's all take the same query and answer alike
   // (contract §4), so neither the body nor the timing tells them apart.
   const row = await repo.findInvoice(db, principal.projectId, id);
@@ -89,7 +103,8 @@ export interface ListQuery {
 
 export async function listInvoices(db: Kysely<Database>, principal: Principal, query: ListQuery) {
   const filter = {
-    statuses: query.status === undefined ? undefined : [...new Set(query.status.split(','))] as InvoiceStatus[],
+    statuses:
+      query.status === undefined ? undefined : ([...new Set(query.status.split(','))] as InvoiceStatus[]),
     orderId: query.order_id,
   };
   const offset = (query.page - 1) * query.limit;
@@ -100,6 +115,12 @@ export async function listInvoices(db: Kysely<Database>, principal: Principal, q
   const totalPages = Math.ceil(total / query.limit);
   return {
     rows,
-    pagination: { page: query.page, limit: query.limit, total, total_pages: totalPages, has_more: query.page < totalPages },
+    pagination: {
+      page: query.page,
+      limit: query.limit,
+      total,
+      total_pages: totalPages,
+      has_more: query.page < totalPages,
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
 import type { Notifier } from '../db/notifier.js';
+import type { Database } from '../db/schema.js';
 import { ApiError, type ErrorCode } from '../http/errors.js';
 import { type RateLimitStore, rateLimitedError } from '../http/rate-limit.js';
 import { hashApiKey, parseAuthorization } from './api-key.js';

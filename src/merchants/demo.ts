@@ -10,7 +10,11 @@ export async function seedDemo(db: Kysely<Database>, now: Date): Promise<string 
   const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (existing) return undefined;
   const account = await createAccount(db, { name: 'Demo account' }, now);
-  const project = await createProject(db, { account_id: account.id, name: 'Demo shop', network: 'sandbox' }, now);
+  const project = await createProject(
+    db,
+    { account_id: account.id, name: 'Demo shop', network: 'sandbox' },
+    now,
+  );
   const { secret } = await issueApiKey(db, project.id, { name: 'Demo key' }, now);
   return secret;
 }

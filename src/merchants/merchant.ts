@@ -10,7 +10,12 @@ export const MIN_TTL_SECONDS = 60;
 export const MAX_TTL_SECONDS = 604_800;
 
 export const AccountSchema = Type.Object(
-  { id: Type.String({ examples: ['acct_3kTqV9nWcY2pL8sZ4bR7xM1d'] }), name: Type.String(), status: ActiveStatusSchema, created_at: Timestamp },
+  {
+    id: Type.String({ examples: ['acct_3kTqV9nWcY2pL8sZ4bR7xM1d'] }),
+    name: Type.String(),
+    status: ActiveStatusSchema,
+    created_at: Timestamp,
+  },
   { title: 'Account' },
 );
 
@@ -32,7 +37,9 @@ export const ApiKeySchema = Type.Object(
   {
     id: Type.String({ examples: ['key_Vb7Qk2Lm9Xz4Pw8Nc3Rt6Yh1'] }),
     name: Type.String(),
-    last4: Type.String({ description: 'The last 4 characters of the secret; the secret itself is never shown again' }),
+    last4: Type.String({
+      description: 'The last 4 characters of the secret; the secret itself is never shown again',
+    }),
     status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
     created_at: Timestamp,
     last_used_at: nullable(Timestamp),

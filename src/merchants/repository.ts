@@ -11,7 +11,11 @@ export function insertAccount(db: Db, row: AccountTable) {
   return db.insertInto('accounts').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateAccount(db: Db, id: string, changes: Partial<Pick<AccountTable, 'status' | 'updated_at'>>) {
+export function updateAccount(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<AccountTable, 'status' | 'updated_at'>>,
+) {
   return db.updateTable('accounts').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
@@ -39,7 +43,16 @@ export function insertApiKey(db: Db, row: ApiKeyTable) {
   return db.insertInto('api_keys').values(row).returning(apiKeyColumns).executeTakeFirstOrThrow();
 }
 
-const apiKeyColumns = ['id', 'project_id', 'name', 'last4', 'status', 'created_at', 'last_used_at', 'revoked_at'] as const;
+const apiKeyColumns = [
+  'id',
+  'project_id',
+  'name',
+  'last4',
+  'status',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+] as const;
 
 export function revokeApiKey(db: Db, id: string, now: Date) {
   return db

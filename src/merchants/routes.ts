@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { ok } from '../http/envelope.js';
 import { enforce } from '../http/rate-limit.js';
 import { AUTHENTICATED_ERRORS, errorResponses, Success } from '../http/schemas.js';
@@ -27,13 +27,20 @@ export const merchantApi: FastifyPluginAsyncTypebox = async (app) => {
         description: 'Use it to check that a key works and belongs to an active project.',
         tags: ['Merchant'],
         response: {
-          200: Success(Type.Object({ project: Type.Omit(ProjectSchema, ['account_id']), api_key: ApiKeySchema }), 'The project and key'),
+          200: Success(
+            Type.Object({ project: Type.Omit(ProjectSchema, ['account_id']), api_key: ApiKeySchema }),
+            'The project and key',
+          ),
           ...errorResponses(...AUTHENTICATED_ERRORS),
         },
       },
     },
     async (request) => {
-      const { project, apiKey } = await describeKey(app.db, request.principal.projectId, request.principal.keyId);
+      const { project, apiKey } = await describeKey(
+        app.db,
+        request.principal.projectId,
+        request.principal.keyId,
+      );
       const { account_id: _, ...publicProject } = toProject(project);
       return ok(request, 'API key is valid', { project: publicProject, api_key: toApiKey(apiKey) });
     },

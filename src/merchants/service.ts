@@ -7,7 +7,13 @@ import type { ActiveStatus } from './merchant.table.js';
 import * as repo from './repository.js';
 
 export async function createAccount(db: Kysely<Database>, input: { name: string }, now: Date) {
-  return repo.insertAccount(db, { id: newId('acct'), name: input.name, status: 'active', created_at: now, updated_at: now });
+  return repo.insertAccount(db, {
+    id: newId('acct'),
+    name: input.name,
+    status: 'active',
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 /** Deactivation must reach every instance before the next request, hence the notify in the same transaction. */
@@ -65,7 +71,12 @@ export async function updateProject(db: Kysely<Database>, id: string, changes: P
 }
 
 /** Issues a key: the secret is returned this once and only its hash is stored. */
-export async function issueApiKey(db: Kysely<Database>, projectId: string, input: { name?: string | undefined }, now: Date) {
+export async function issueApiKey(
+  db: Kysely<Database>,
+  projectId: string,
+  input: { name?: string | undefined },
+  now: Date,
+) {
   const project = await repo.findProject(db, projectId);
   if (!project) throw ApiError.notFound('No project with this id');
   const secret = generateApiKey();

@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
+import { migrate } from '../src/db/migrate.js';
+import { randomBase62 } from '../src/ids.js';
+
+/** Which backend this run tests: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+export const onPostgres = TEST_DATABASE_URL !== undefined;
+
+let snapshot: Blob | undefined;
+
+/** A fresh, migrated database of its own; on PostgreSQL a new database dropped again by `drop()`. */
+export async function freshDatabase(): Promise<{
+  url: string;
+  open(): Promise<DatabaseHandle>;
+  drop(): Promise<void>;
+}> {
+  if (!TEST_DATABASE_URL) {
+    snapshot ??= new Blob([await readFile(inject('pgliteSnapshot'))]);
+    const blob = snapshot;
+    return {
+      url: 'pglite://memory',
+      open: () => openDatabase('pglite://memory', { pgliteSnapshot: blob }),
+      drop: async () => {},
+    };
+  }
+  const name = `paydesk_t_${randomBase62(10).toLowerCase()}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase(url.toString());
+  await migrate(handle.db);
+  await handle.close();
+  return {
+    url: url.toString(),
+    open: () => openDatabase(url.toString()),
+    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
+  };
+}
+
+async function adminQuery(text: string) {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
