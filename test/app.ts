@@ -126,7 +126,6 @@ export async function createMerchant(
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: test convenience over the admin envelope
 export async function admin(
   app: FastifyInstance,
   method: 'POST' | 'PATCH',

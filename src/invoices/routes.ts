@@ -3,13 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ok, okWithMeta } from '../http/envelope.js';
 import { AUTHENTICATED_ERRORS, errorResponses, nullable, Success, SuccessWithMeta } from '../http/schemas.js';
 import { amountFormat } from './amount.js';
-import {
-  INVOICE_STATUSES,
-  InvoiceSchema,
-  MAX_METADATA_KEYS,
-  MAX_ORDER_ID_LENGTH,
-  toInvoice,
-} from './invoice.js';
+import { InvoiceSchema, MAX_METADATA_KEYS, MAX_ORDER_ID_LENGTH, toInvoice } from './invoice.js';
 import * as service from './service.js';
 
 const CreateInvoiceBody = Type.Object(
