@@ -65,26 +65,49 @@ create table invoice_counts (
   primary key (project_id, status, shard)
 );
 
-create function invoice_counts_track() returns trigger language plpgsql as $$
-declare
-  s smallint := floor(random() * 16);
+-- Statement-level, over transition tables: one aggregated upsert per statement, taking its row locks in
+-- key order. Every transaction changes invoice statuses in a single statement (transition.ts), so all
+-- of them lock counters in the same order and can never deadlock each other.
+create function invoice_counts_apply(deltas jsonb) returns void language sql as $$
+  insert into invoice_counts (project_id, status, shard, n)
+  select d.project_id, d.status, floor(random() * 16)::smallint, d.n
+  from jsonb_to_recordset(deltas) as d(project_id text, status text, n bigint)
+  where d.n <> 0
+  order by d.project_id, d.status
+  on conflict (project_id, status, shard) do update set n = invoice_counts.n + excluded.n;
+$$;
+
+create function invoice_counts_on_insert() returns trigger language plpgsql as $$
 begin
-  if tg_op = 'UPDATE' then
-    if new.status = old.status then
-      return null;
-    end if;
-    insert into invoice_counts (project_id, status, shard, n) values (old.project_id, old.status, s, -1)
-      on conflict (project_id, status, shard) do update set n = invoice_counts.n - 1;
-  end if;
-  insert into invoice_counts (project_id, status, shard, n) values (new.project_id, new.status, s, 1)
-    on conflict (project_id, status, shard) do update set n = invoice_counts.n + 1;
+  perform invoice_counts_apply(coalesce((
+    select jsonb_agg(jsonb_build_object('project_id', project_id, 'status', status, 'n', n))
+    from (select project_id, status, count(*) as n from new_rows group by 1, 2) c), '[]'));
   return null;
 end;
 $$;
 
-create trigger invoice_counts_track
-  after insert or update of status on invoices
-  for each row execute function invoice_counts_track();
+create function invoice_counts_on_update() returns trigger language plpgsql as $$
+begin
+  perform invoice_counts_apply(coalesce((
+    select jsonb_agg(jsonb_build_object('project_id', project_id, 'status', status, 'n', n))
+    from (
+      select project_id, status, sum(n) as n from (
+        select o.project_id, o.status, -1 as n from old_rows o join new_rows w on w.id = o.id where w.status <> o.status
+        union all
+        select w.project_id, w.status, 1 from old_rows o join new_rows w on w.id = o.id where w.status <> o.status
+      ) moves group by 1, 2
+    ) c), '[]'));
+  return null;
+end;
+$$;
+
+create trigger invoice_counts_on_insert
+  after insert on invoices referencing new table as new_rows
+  for each statement execute function invoice_counts_on_insert();
+
+create trigger invoice_counts_on_update
+  after update on invoices referencing old table as old_rows new table as new_rows
+  for each statement execute function invoice_counts_on_update();
 
 -- Idempotency-Key records (contract §4): scoped to the project, kept at least 24 hours.
 create table idempotency_keys (

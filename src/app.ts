@@ -11,12 +11,13 @@ import { openApiOptions } from './docs/openapi.js';
 import { healthRoutes } from './health/routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import type { RateLimitStore } from './http/rate-limit.js';
-import { registerRouteFallbacks } from './http/routing.js';
+import { onUnroutableRequest, registerRouteFallbacks } from './http/routing.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { traceIdFor } from './http/trace.js';
 import { createSchemaCompiler } from './http/validation.js';
 import { InvoiceSchema } from './invoices/invoice.js';
 import { type Authenticator, createAuthenticator, type Principal } from './merchants/authenticate.js';
+import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant.js';
 import { merchantApi } from './merchants/routes.js';
 
 declare module 'fastify' {
@@ -52,7 +53,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: false },
+    frameworkErrors: onUnroutableRequest,
+    // Any id that fits in a request line reaches its handler, so a long malformed id is the same 404
+    // as an unknown one (contract §4) rather than the router's own 414.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16 * 1024 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createSchemaCompiler());
@@ -86,6 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addSchema(ErrorEnvelope);
   app.addSchema(InvoiceSchema);
+  app.addSchema(AccountSchema);
+  app.addSchema(ProjectSchema);
+  app.addSchema(ApiKeySchema);
   await app.register(swagger, openApiOptions(deps.config));
 
   await app.register(healthRoutes, { prefix: '/v1' });
@@ -93,6 +100,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminApi, { prefix: '/v1/admin' });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v1/openapi.json' } as never });
+  // @fastify/swagger-ui overrides `url` with its own ./json; Swagger UI loads a `urls` list instead when
+  // one is given, so /docs reads /v1/openapi.json.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { urls: [{ url: '/v1/openapi.json', name: 'Paydesk API v1' }] },
+  });
   return app;
 }

@@ -9,13 +9,21 @@ import { Value } from '@sinclair/typebox/value';
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
-  DATABASE_URL: Type.String({ minLength: 1, default: 'pglite://./.paydesk/db' }),
+  // Checked here so that a wrong scheme is a one-line configuration error, not a failure inside the driver.
+  DATABASE_URL: Type.String({
+    pattern: '^(postgres|postgresql|pglite)://',
+    default: 'pglite://./.paydesk/db',
+  }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   PAYDESK_ADMIN_TOKEN: Type.Optional(Type.String()),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 100 }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 10 }),
   AUTH_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 20 }),
+  PAYDESK_ROLE: Type.Union([Type.Literal('all'), Type.Literal('api'), Type.Literal('worker')], {
+    default: 'all',
+  }),
+  PAYDESK_WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -37,6 +45,10 @@ export interface Config {
   readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
   readonly authFailureLimit: number;
   readonly logLevel: string;
+  /** `api` serves HTTP only, `worker` runs the background workers only, `all` both. */
+  readonly role: 'all' | 'api' | 'worker';
+  /** Allow webhook URLs on private and loopback addresses (and plain http to them): for local development. */
+  readonly webhookAllowPrivate: boolean;
   readonly version: string;
 }
 
@@ -52,7 +64,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
   if (!Value.Check(EnvSchema, env)) {
     const problems = [...Value.Errors(EnvSchema, env)].map((e) => `${e.path.slice(1)}: ${e.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    // One line, for a supervisor's log; it names the variables but never echoes a value (it may be a secret).
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   return fromEnv(env);
 }
@@ -69,6 +82,8 @@ function fromEnv(env: Env): Config {
     rateLimit: Object.freeze({ max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS }),
     authFailureLimit: env.AUTH_FAILURE_LIMIT,
     logLevel: env.LOG_LEVEL,
+    role: env.PAYDESK_ROLE,
+    webhookAllowPrivate: env.PAYDESK_WEBHOOK_ALLOW_PRIVATE,
     version: packageVersion,
   });
 }

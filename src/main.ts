@@ -5,11 +5,10 @@ import { openDatabase } from './db/database.js';
 import { DirectoryLockedError } from './db/directory-lock.js';
 import { migrate } from './db/migrate.js';
 import { memoryStore, redisStore } from './http/rate-limit.js';
-import { purgeIdempotencyKeys } from './invoices/idempotency.js';
 import { demoBanner, seedDemo } from './merchants/demo.js';
+import { startWorkers, stopWorkers } from './workers/start.js';
 
 const SHUTDOWN_BUDGET_MS = 9_000;
-const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 async function main() {
   const config = loadConfig();
@@ -24,28 +23,24 @@ async function main() {
     : memoryStore();
   const app = await buildApp({ config, database, limiter });
 
-  // Idempotency keys are kept 24 h, then purged; running this on every instance is harmless.
-  const purge = setInterval(() => {
-    purgeIdempotencyKeys(database.db, new Date()).catch((err) =>
-      app.log.error({ err }, 'idempotency purge failed'),
-    );
-  }, PURGE_EVERY_MS);
-  purge.unref();
-
-  await app.listen({ port: config.port, host: config.host });
+  // PAYDESK_ROLE lets an operator scale HTTP and the background workers apart; `all` runs both.
+  const workers = config.role === 'api' ? [] : await startWorkers({ database, config, log: app.log });
+  if (config.role === 'worker') await app.ready();
+  else await app.listen({ port: config.port, host: config.host });
+  app.log.info({ role: config.role, workers: workers.length }, 'paydesk started');
   if (demoSecret) process.stdout.write(`${demoBanner(demoSecret, config.publicBaseUrl)}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_BUDGET_MS);
     force.unref();
-    clearInterval(purge);
+    await stopWorkers(workers);
     await app.close();
     await limiter.close();
     await database.close();

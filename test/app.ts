@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
 import { memoryStore, type RateLimitStore, redisStore } from '../src/http/rate-limit.js';
 import { randomBase62 } from '../src/ids.js';
+import { startWorkers, stopWorkers } from '../src/workers/start.js';
 import { freshDatabase } from './database.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -38,6 +39,8 @@ export interface TestAppOptions {
   clock?: () => Date;
   /** Reuse a database (several instances on one PostgreSQL); by default each app gets its own. */
   databaseUrl?: string;
+  /** Run the background workers (expiry, webhook delivery) on the app's clock, as `npm start` does. */
+  workers?: boolean;
   /** Share one rate-limit store key space between several apps. */
   redisPrefix?: string;
 }
@@ -72,6 +75,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock: options.clock,
   });
   await app.ready();
+  const workers = options.workers
+    ? await startWorkers({ database, config, log: app.log, clock: options.clock })
+    : [];
   return {
     app,
     database,
@@ -84,6 +90,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     rawLogs: () => chunks.join(''),
     async close() {
+      await stopWorkers(workers);
       await app.close();
       await limiter.close();
       await database.close();

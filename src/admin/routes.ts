@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ok } from '../http/envelope.js';
-import { errorResponses, Success } from '../http/schemas.js';
+import { ok, sendError } from '../http/envelope.js';
+import { errorResponses, StringEnum, Success } from '../http/schemas.js';
 import {
   AccountSchema,
   ActiveStatusSchema,
@@ -16,6 +16,8 @@ import {
   toProject,
 } from '../merchants/merchant.js';
 import * as merchants from '../merchants/service.js';
+import { sandboxRoutes } from '../sandbox/routes.js';
+import { webhookAdminRoutes } from '../webhooks/routes.js';
 import { adminGuard } from './authorize.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -24,12 +26,30 @@ const Ttl = Type.Integer({
   maximum: MAX_TTL_SECONDS,
   description: 'Invoice lifetime in seconds',
 });
-const IdParams = Type.Object({ id: Type.String() });
+const IdParams = Type.Object({
+  id: Type.String({ description: 'The id of the resource (acct_…, prj_…, key_…)' }),
+});
 const ADMIN_ERRORS = errorResponses(401, 404, 405, 422, 429, 500);
+const AccountRef = Type.Ref(AccountSchema);
+const ProjectRef = Type.Ref(ProjectSchema);
+const ApiKeyRef = Type.Ref(ApiKeySchema);
 const tags = ['Admin'];
 
 /** The operator's API (contract §8), the backend of a future merchant dashboard. */
 export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
+  // Without a token the admin API does not exist (contract §7): a wrong method on one of its paths is
+  // 404 as well, not the root handler's 405 whose Allow header would reveal the route.
+  if (!app.config.adminToken) {
+    app.setNotFoundHandler((request, reply) =>
+      sendError(
+        request,
+        reply,
+        404,
+        'NOT_FOUND',
+        `No route for ${request.method} ${request.url.split('?')[0]}`,
+      ),
+    );
+  }
   app.addHook('onRequest', adminGuard(app.config.adminToken, app.authenticator));
 
   app.post(
@@ -40,7 +60,7 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Create an account',
         tags,
         body: Type.Object({ name: Name }, { additionalProperties: false }),
-        response: { 201: Success(AccountSchema, 'The account'), ...ADMIN_ERRORS },
+        response: { 201: Success(AccountRef, 'The account'), ...ADMIN_ERRORS },
       },
     },
     async (request, reply) => {
@@ -59,7 +79,7 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         params: IdParams,
         body: Type.Object({ status: ActiveStatusSchema }, { additionalProperties: false }),
-        response: { 200: Success(AccountSchema, 'The account'), ...ADMIN_ERRORS },
+        response: { 200: Success(AccountRef, 'The account'), ...ADMIN_ERRORS },
       },
     },
     async (request) => {
@@ -84,23 +104,13 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
           {
             account_id: Type.String({ minLength: 1 }),
             name: Name,
-            currency: Type.Optional(
-              Type.Union(
-                CURRENCIES.map((c) => Type.Literal(c)),
-                { default: 'USDT' },
-              ),
-            ),
-            network: Type.Optional(
-              Type.Union(
-                NETWORKS.map((n) => Type.Literal(n)),
-                { default: 'sandbox' },
-              ),
-            ),
+            currency: Type.Optional(StringEnum(CURRENCIES, { default: 'USDT' })),
+            network: Type.Optional(StringEnum(NETWORKS, { default: 'sandbox' })),
             invoice_ttl_seconds: Type.Optional(Ttl),
           },
           { additionalProperties: false },
         ),
-        response: { 201: Success(ProjectSchema, 'The project'), ...ADMIN_ERRORS },
+        response: { 201: Success(ProjectRef, 'The project'), ...ADMIN_ERRORS },
       },
     },
     async (request, reply) => {
@@ -126,7 +136,7 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false, minProperties: 1 },
         ),
-        response: { 200: Success(ProjectSchema, 'The project'), ...ADMIN_ERRORS },
+        response: { 200: Success(ProjectRef, 'The project'), ...ADMIN_ERRORS },
       },
     },
     async (request) => {
@@ -150,13 +160,17 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           201: Success(
             Type.Object({
-              api_key: ApiKeySchema,
+              api_key: ApiKeyRef,
               secret: Type.String({ pattern: '^svc_secret_[A-Za-z0-9]{32,}$' }),
             }),
             'The key and its secret',
           ),
           ...ADMIN_ERRORS,
         },
+      },
+      // Every field is optional, so a bare POST without a body issues an unnamed key.
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request, reply) => {
@@ -182,7 +196,7 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Revoke an API key, at once, on every instance',
         tags,
         params: IdParams,
-        response: { 200: Success(ApiKeySchema, 'The revoked key'), ...ADMIN_ERRORS },
+        response: { 200: Success(ApiKeyRef, 'The revoked key'), ...ADMIN_ERRORS },
       },
     },
     async (request) => {
@@ -190,4 +204,6 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
       return ok(request, 'API key revoked', toApiKey(apiKey));
     },
   );
+  await app.register(sandboxRoutes);
+  await app.register(webhookAdminRoutes);
 };

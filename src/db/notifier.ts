@@ -13,6 +13,12 @@ export interface Notifier {
   listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<void>;
   /** False while the listening connection is down: caches must not be trusted then. */
   readonly healthy: boolean;
+  /**
+   * True when a notification reaches the listeners before the notifying commit returns (PGlite: one
+   * process owns the database). PostgreSQL delivers asynchronously, to other processes too, so a
+   * request served just after a commit may not have heard of it yet.
+   */
+  readonly immediate: boolean;
   close(): Promise<void>;
 }
 
@@ -62,18 +68,23 @@ export function postgresNotifier(url: string): Notifier {
   };
 
   return {
+    immediate: false,
     get healthy() {
       return healthy;
     },
     async listen(channel, onMessage, onReset) {
       subs.push({ channel, onMessage, onReset });
-      if (connecting) await connecting;
+      if (connecting) await connecting.catch(() => {});
       if (client) await client.query(`listen "${channel}"`);
       else {
         connecting = connect().finally(() => {
           connecting = undefined;
         });
-        await connecting;
+        // An unreachable database must not stop the app from starting (health then answers 503):
+        // stay unhealthy, so caches are bypassed, and keep trying in the background.
+        await connecting.catch(() => {
+          if (!closed) setTimeout(reconnect, 1000).unref();
+        });
       }
     },
     async close() {
@@ -90,6 +101,7 @@ export function pgliteNotifier(pglite: PGlite): Notifier {
   const unsubscribers: Array<() => Promise<void>> = [];
   return {
     healthy: true,
+    immediate: true,
     async listen(channel, onMessage) {
       unsubscribers.push(await pglite.listen(channel, onMessage));
     },

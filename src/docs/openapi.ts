@@ -21,14 +21,33 @@ export function openApiOptions(config: Config): SwaggerOptions {
         { name: 'Merchant', description: 'The API key in use and its project' },
         { name: 'Invoices', description: 'Payment requests and their status' },
         { name: 'Admin', description: 'The operator API, enabled by PAYDESK_ADMIN_TOKEN' },
+        {
+          name: 'Sandbox',
+          description: 'Operator calls that pay sandbox invoices by hand, through the real payment path',
+        },
       ],
       components: {
         securitySchemes: {
-          merchantKey: { type: 'http', scheme: 'bearer', description: 'A secret API key, svc_secret_…' },
+          merchantKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A secret API key of a project, svc_secret_…, issued by the operator',
+          },
+          adminToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "The operator's PAYDESK_ADMIN_TOKEN; without it the admin API answers 404",
+          },
         },
       },
       security: [{ merchantKey: [] }],
     },
+    // Everything under /v1/admin is guarded by the operator's token (one hook in src/admin), not by a
+    // merchant key; saying so here keeps every admin route, present and future, documented alike.
+    transform: ({ schema, url }) => ({
+      schema: url.startsWith('/v1/admin/') && schema ? { ...schema, security: [{ adminToken: [] }] } : schema,
+      url,
+    }),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   };
 }

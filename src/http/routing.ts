@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { sendError } from './envelope.js';
 
@@ -36,4 +36,18 @@ export function registerRouteFallbacks(app: FastifyInstance): void {
     }
     return sendError(request, reply, 404, 'NOT_FOUND', `No route for ${request.method} ${url.split('?')[0]}`);
   });
+}
+
+/**
+ * Fastify answers a URL its router cannot take (bad percent-encoding, a path parameter longer than
+ * maxParamLength, such as a 300-character invoice id) before any hook, with a body of its own. Such
+ * a path names no resource: NOT_FOUND in our envelope (contract §1, §4: a malformed id is a 404).
+ */
+export function onUnroutableRequest(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('X-Trace-Id', request.id);
+  if (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return sendError(request, reply, 404, 'NOT_FOUND', 'No such resource');
+  }
+  request.log.error({ err }, 'unroutable request');
+  return sendError(request, reply, 500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on our side');
 }

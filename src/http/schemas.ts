@@ -12,30 +12,53 @@ export const TraceId = Type.String({
   description: 'Quote it to support. Also sent as the X-Trace-Id header.',
 });
 
+/** A closed set of strings, shown as one `enum` (a union of literals reads poorly in the document). */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string; default?: T[number] } = {},
+) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
 /** An optional field where `null` means "absent" (contract §4). */
 export function nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<T['static'] | null>({ ...schema, type: [schema.type, 'null'] });
 }
 
-export function Success<D extends TSchema>(data: D, description: string) {
+/** Response headers, documented in the OpenAPI document beside the body (the serializer ignores them). */
+export type ResponseHeaders = Record<string, TSchema>;
+
+export function Success<D extends TSchema>(data: D, description: string, headers?: ResponseHeaders) {
   return Type.Object(
     { success: Type.Literal(true), message: Type.String(), data, trace_id: TraceId },
-    { description },
+    { description, ...(headers && { headers }) },
   );
 }
 
-export function SuccessWithMeta<D extends TSchema, M extends TSchema>(data: D, meta: M, description: string) {
+export function SuccessWithMeta<D extends TSchema, M extends TSchema>(
+  data: D,
+  meta: M,
+  description: string,
+  headers?: ResponseHeaders,
+) {
   return Type.Object(
     { success: Type.Literal(true), message: Type.String(), data, meta, trace_id: TraceId },
-    { description },
+    { description, ...(headers && { headers }) },
   );
 }
 
+/** Sent on every response of a rate-limited route (contract §6). */
+export const RATE_LIMIT_HEADERS: ResponseHeaders = {
+  'RateLimit-Limit': Type.Integer({ minimum: 1, description: 'Requests allowed per window' }),
+  'RateLimit-Remaining': Type.Integer({ minimum: 0, description: 'Requests left in this window' }),
+  'RateLimit-Reset': Type.Integer({ minimum: 1, description: 'Seconds until the window resets' }),
+};
+
 export const FieldErrorSchema = Type.Object({
-  in: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path'), Type.Literal('header')]),
-  field: Type.String(),
-  rule: Type.String(),
-  message: Type.String(),
+  in: StringEnum(['body', 'query', 'path', 'header']),
+  field: Type.String({ description: 'The field at fault, dotted for nested ones (metadata.sku)' }),
+  rule: Type.String({ description: 'A stable name for the violated rule', examples: ['unknown_field'] }),
+  message: Type.String({ description: 'How to fix it, in one sentence' }),
 });
 
 export const ErrorEnvelope = Type.Object(
@@ -43,7 +66,7 @@ export const ErrorEnvelope = Type.Object(
     success: Type.Literal(false),
     message: Type.String(),
     error: Type.Object({
-      code: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))),
+      code: StringEnum(ERROR_CODES),
       details: Type.Object(
         {
           errors: Type.Optional(Type.Array(FieldErrorSchema)),
@@ -69,12 +92,33 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'The database is unreachable (INTERNAL_SERVER_ERROR)',
 };
 
+const RetryAfter = Type.Integer({ minimum: 1, description: 'Seconds to wait before retrying' });
+
+const ERROR_HEADERS: Record<number, ResponseHeaders> = {
+  401: { 'WWW-Authenticate': Type.Literal('Bearer', { description: 'The authentication scheme expected' }) },
+  405: {
+    Allow: Type.String({
+      description: 'The methods this path accepts, comma-separated',
+      examples: ['GET, POST'],
+    }),
+  },
+  429: { 'Retry-After': RetryAfter },
+  503: { 'Retry-After': RetryAfter },
+};
+
 const ErrorRef = Type.Ref('ErrorEnvelope');
 
 /** The error responses of a route, by status, for its schema (serialisation and the OpenAPI document). */
 export function errorResponses(...statuses: number[]) {
   return Object.fromEntries(
-    statuses.map((s) => [s, { ...ErrorRef, description: ERROR_DESCRIPTIONS[s] ?? 'Error' }]),
+    statuses.map((s) => [
+      s,
+      {
+        ...ErrorRef,
+        description: ERROR_DESCRIPTIONS[s] ?? 'Error',
+        ...(ERROR_HEADERS[s] && { headers: ERROR_HEADERS[s] }),
+      },
+    ]),
   ) as Record<number, TSchema>;
 }
 

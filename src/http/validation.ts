@@ -39,8 +39,18 @@ export function createSchemaCompiler(): FastifySchemaCompiler<unknown> {
     for (const f of formats.values()) ajv.addFormat(f.name, { type: 'string', validate: f.validate });
   }
   return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? strict : coercing;
-    return ajv.compile(schema as object) as ValidateFunction;
+    if (httpPart !== 'body') return coercing.compile(schema as object);
+    const validate = strict.compile(schema as object);
+    // A body whose fields are all optional may be left out altogether (POST …/simulate-payment);
+    // Fastify hands an absent body to the validator as null.
+    if ((schema as { required?: string[] }).required?.length) return validate;
+    const optional = (data: unknown) => {
+      const valid = validate(data ?? {});
+      optional.errors = validate.errors;
+      return valid;
+    };
+    optional.errors = null as ValidateFunction['errors'];
+    return optional;
   };
 }
 
@@ -96,21 +106,28 @@ function mapError(where: ErrorLocation, e: ErrorObject, input: unknown): FieldEr
     case 'minLength':
       return {
         in: where,
-        field: propertyNameField(field, p),
+        field: propertyNameField(field, e),
         rule: 'min_length',
-        message: `${propertyNameField(field, p)} must be at least ${p.limit} ${p.limit === 1 ? 'character' : 'characters'} long`,
+        message: `${propertyNameField(field, e)} must be at least ${p.limit} ${p.limit === 1 ? 'character' : 'characters'} long`,
       };
     case 'maxLength':
       return {
         in: where,
-        field: propertyNameField(field, p),
+        field: propertyNameField(field, e),
         rule: 'max_length',
-        message: `${propertyNameField(field, p)} must be at most ${p.limit} characters long`,
+        message: `${propertyNameField(field, e)} must be at most ${p.limit} characters long`,
       };
     case 'minimum':
       return { in: where, field, rule: 'minimum', message: `${field} must be at least ${p.limit}` };
     case 'maximum':
       return { in: where, field, rule: 'maximum', message: `${field} must be at most ${p.limit}` };
+    case 'minProperties':
+      return {
+        in: where,
+        field,
+        rule: 'min_properties',
+        message: `${field} must have at least ${p.limit} ${p.limit === 1 ? 'field' : 'fields'}`,
+      };
     case 'maxProperties':
       return {
         in: where,
@@ -129,9 +146,9 @@ function mapError(where: ErrorLocation, e: ErrorObject, input: unknown): FieldEr
   }
 }
 
-function propertyNameField(field: string, p: Record<string, unknown>): string {
-  // ajv reports a bad key of an object (metadata) with the key in params.propertyName.
-  return typeof p.propertyName === 'string' ? joinPath(field, p.propertyName) : field;
+function propertyNameField(field: string, e: ErrorObject): string {
+  // ajv reports a bad key of an object (metadata) with the key on the error itself (not in params).
+  return typeof e.propertyName === 'string' ? joinPath(field, e.propertyName) : field;
 }
 
 function joinPath(base: string, leaf: string): string {

@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 import type { InvoiceStatus } from './invoice.js';
 
 export interface InvoiceTable {
@@ -14,6 +14,12 @@ export interface InvoiceTable {
   payment_expires_at: Date;
   paid_at: Date | null;
   tx_hash: string | null;
+  pay_address: string;
+  /** numeric(38,18): the sum of confirmed payments. */
+  amount_paid: Generated<string>;
+  paid_late: Generated<boolean>;
+  failure_reason: 'underpaid' | 'payment_reversed' | null;
+  awaiting_confirmation: Generated<boolean>;
   created_at: Date;
   updated_at: Date;
 }
@@ -34,3 +40,4 @@ export interface IdempotencyKeyTable {
 }
 
 export type InvoiceRow = Selectable<InvoiceTable>;
+export type NewInvoiceRow = Insertable<InvoiceTable>;

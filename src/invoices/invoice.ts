@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { nullable, Timestamp } from '../http/schemas.js';
+import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
 import { registerFormat } from '../http/validation.js';
 import type { InvoiceRow } from './invoice.table.js';
+import { fromUnits, toUnits } from './money.js';
 
 export const INVOICE_STATUSES = ['pending', 'paid', 'expired', 'failed'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -32,13 +33,22 @@ export const InvoiceSchema = Type.Object(
   {
     id: Type.String({ examples: ['inv_4gT8qLz2NwX7bVc9Rm3Kp5Yd'] }),
     project_id: Type.String(),
-    status: Type.Union(INVOICE_STATUSES.map((s) => Type.Literal(s))),
+    status: StringEnum(INVOICE_STATUSES),
     amount: Type.String({ description: 'Decimal string with exactly two decimals', examples: ['10.50'] }),
     currency: Type.String({ examples: ['USDT'] }),
     network: Type.String({ examples: ['sandbox'] }),
     order_id: Type.Optional(Type.String({ description: 'Present only when one was given at creation' })),
     metadata: Type.Record(Type.String(), Type.String()),
     payment_url: Type.String({ format: 'uri', description: 'The hosted payment page for the payer' }),
+    pay_address: Type.String({ description: 'Where the payer sends funds; unique to the invoice' }),
+    amount_paid: Type.String({
+      description: 'Sum of confirmed payments, a decimal string ("0.00" at first)',
+      examples: ['0.00'],
+    }),
+    paid_late: Type.Boolean({ description: 'True when paid within 24 h after expiry' }),
+    failure_reason: Type.Union([Type.Literal('underpaid'), Type.Literal('payment_reversed'), Type.Null()], {
+      description: 'Why the invoice failed; null unless status is failed',
+    }),
     payment_expires_at: Timestamp,
     paid_at: nullable(Timestamp),
     tx_hash: nullable(Type.String()),
@@ -60,6 +70,10 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string) {
     ...(row.order_id === null ? {} : { order_id: row.order_id }),
     metadata: row.metadata,
     payment_url: `${publicBaseUrl}/pay/${row.id}`,
+    pay_address: row.pay_address,
+    amount_paid: fromUnits(toUnits(row.amount_paid)),
+    paid_late: row.paid_late,
+    failure_reason: row.failure_reason,
     payment_expires_at: row.payment_expires_at.toISOString(),
     paid_at: row.paid_at?.toISOString() ?? null,
     tx_hash: row.tx_hash,

@@ -1,15 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { fanOut, type OutboxEvent } from '../webhooks/outbox.js';
 import type { InvoiceStatus } from './invoice.js';
-import type { InvoiceRow, InvoiceTable } from './invoice.table.js';
-
-export function insertInvoice(db: Kysely<Database>, row: InvoiceTable): Promise<InvoiceRow> {
-  return db
-    .insertInto('invoices')
-    .values({ ...row, metadata: JSON.stringify(row.metadata) as never })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
+import type { InvoiceRow, NewInvoiceRow } from './invoice.table.js';
 
 export interface IdempotencyClaim {
   key: string;
@@ -19,32 +12,47 @@ export interface IdempotencyClaim {
 }
 
 /**
- * Claims the idempotency key and inserts the invoice in one statement. A concurrent claimant of the
- * same key (on any instance) blocks on the key's unique index until the first commits, then finds
- * the key taken and inserts nothing: exactly one invoice, whatever the race.
+ * Inserts a new invoice and its `invoice.created` event (with a delivery per subscribed endpoint) in
+ * one statement, so the outbox is never out of step with the invoices and a create costs one round
+ * trip. With an idempotency claim, the key is taken in the same statement: a concurrent claimant of
+ * the same key (on any instance) blocks on the key's unique index until the first commits, then finds
+ * it taken and inserts nothing, so exactly one invoice exists whatever the race.
  * Returns undefined when the key was already taken.
  */
-export async function insertInvoiceClaimingKey(
+export async function insertInvoice(
   db: Kysely<Database>,
-  row: InvoiceTable,
-  claim: IdempotencyClaim,
+  row: NewInvoiceRow,
+  created: OutboxEvent,
+  claim?: IdempotencyClaim,
 ): Promise<InvoiceRow | undefined> {
+  const claimCte = claim
+    ? sql`claim as (
+        insert into idempotency_keys (project_id, key, request_hash, invoice_id, created_at)
+        values (${row.project_id}, ${claim.key}, ${claim.fingerprint}, ${row.id}, ${row.created_at})
+        on conflict (project_id, key) do update
+          set request_hash = excluded.request_hash, invoice_id = excluded.invoice_id, created_at = excluded.created_at
+          where idempotency_keys.created_at < ${claim.expiredBefore}
+        returning invoice_id
+      ),`
+    : sql``;
   const result = await sql<InvoiceRow>`
-    with claim as (
-      insert into idempotency_keys (project_id, key, request_hash, invoice_id, created_at)
-      values (${row.project_id}, ${claim.key}, ${claim.fingerprint}, ${row.id}, ${row.created_at})
-      on conflict (project_id, key) do update
-        set request_hash = excluded.request_hash, invoice_id = excluded.invoice_id, created_at = excluded.created_at
-        where idempotency_keys.created_at < ${claim.expiredBefore}
-      returning invoice_id
-    )
-    insert into invoices (id, project_id, status, amount, currency, network, order_id, metadata,
-                          payment_expires_at, paid_at, tx_hash, created_at, updated_at)
-    select ${row.id}, ${row.project_id}, ${row.status}, ${row.amount}, ${row.currency}, ${row.network},
-           ${row.order_id}, ${JSON.stringify(row.metadata)}::jsonb, ${row.payment_expires_at}, null, null,
-           ${row.created_at}, ${row.updated_at}
-    from claim
-    returning *`.execute(db);
+    with ${claimCte}
+    inv as (
+      insert into invoices (id, project_id, status, amount, currency, network, order_id, metadata,
+                            payment_expires_at, pay_address, created_at, updated_at)
+      select ${row.id}, ${row.project_id}, 'pending', ${row.amount}, ${row.currency}, ${row.network},
+             ${row.order_id}, ${JSON.stringify(row.metadata)}::jsonb, ${row.payment_expires_at}, ${row.pay_address},
+             ${row.created_at}, ${row.updated_at}
+      ${claim ? sql`from claim` : sql``}
+      returning *
+    ),
+    ev as (
+      insert into events (id, project_id, invoice_id, type, body, created_at)
+      select ${created.id}, inv.project_id, inv.id, ${created.type}, ${created.body}, ${created.createdAt} from inv
+      returning id, type, project_id
+    ),
+    deliveries as (${fanOut(sql`ev`, row.created_at)})
+    select * from inv`.execute(db);
   return result.rows[0];
 }
 

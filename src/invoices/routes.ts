@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok, okWithMeta } from '../http/envelope.js';
-import { AUTHENTICATED_ERRORS, errorResponses, nullable, Success, SuccessWithMeta } from '../http/schemas.js';
+import {
+  AUTHENTICATED_ERRORS,
+  errorResponses,
+  nullable,
+  RATE_LIMIT_HEADERS,
+  Success,
+  SuccessWithMeta,
+} from '../http/schemas.js';
 import { amountFormat } from './amount.js';
 import { InvoiceSchema, MAX_METADATA_KEYS, MAX_ORDER_ID_LENGTH, toInvoice } from './invoice.js';
 import * as service from './service.js';
@@ -80,11 +87,24 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'createInvoice',
         summary: 'Create an invoice',
+        description:
+          'The invoice takes its currency, network and lifetime from the project. ' +
+          'Send an Idempotency-Key to retry safely.',
         tags: ['Invoices'],
         headers: CreateInvoiceHeaders,
         body: CreateInvoiceBody,
         response: {
-          201: Success(InvoiceRef, 'The invoice (also on an idempotent replay)'),
+          201: Success(InvoiceRef, 'The invoice (also on an idempotent replay)', {
+            Location: Type.String({
+              description: 'The URL of the invoice',
+              examples: ['/v1/merchant/invoices/inv_4gT8qLz2NwX7bVc9Rm3Kp5Yd'],
+            }),
+            'Idempotent-Replayed': Type.Literal('true', {
+              description:
+                'Sent only when an earlier request with the same Idempotency-Key created the invoice',
+            }),
+            ...RATE_LIMIT_HEADERS,
+          }),
           ...errorResponses(...AUTHENTICATED_ERRORS),
         },
       },
@@ -96,6 +116,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.body,
         request.headers['idempotency-key'],
         app.clock(),
+        app.config.publicBaseUrl,
       );
       reply.code(201).header('Location', `/v1/merchant/invoices/${invoice.id}`);
       if (replayed) reply.header('Idempotent-Replayed', 'true');
@@ -109,10 +130,12 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'listInvoices',
         summary: 'List invoices, newest first',
+        description:
+          'Ordered by created_at, then id, descending, so pages are stable. A page past the end is empty.',
         tags: ['Invoices'],
         querystring: ListQuery,
         response: {
-          200: SuccessWithMeta(Type.Array(InvoiceRef), Pagination, 'A page of invoices'),
+          200: SuccessWithMeta(Type.Array(InvoiceRef), Pagination, 'A page of invoices', RATE_LIMIT_HEADERS),
           ...errorResponses(...AUTHENTICATED_ERRORS),
         },
       },
@@ -130,9 +153,13 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'getInvoice',
         summary: 'Get one invoice',
+        description: "An unknown id and another project's invoice are both NOT_FOUND.",
         tags: ['Invoices'],
         params: InvoiceParams,
-        response: { 200: Success(InvoiceRef, 'The invoice'), ...errorResponses(...AUTHENTICATED_ERRORS) },
+        response: {
+          200: Success(InvoiceRef, 'The invoice', RATE_LIMIT_HEADERS),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
       },
     },
     async (request) => {

@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../merchants/authenticate.js';
+import { newEvent } from '../webhooks/outbox.js';
 import { parseAmount } from './amount.js';
 import { IDEMPOTENCY_RETENTION_MS, requestFingerprint } from './idempotency.js';
-import type { InvoiceStatus } from './invoice.js';
-import type { InvoiceRow, InvoiceTable } from './invoice.table.js';
+import { type InvoiceStatus, toInvoice } from './invoice.js';
+import type { InvoiceRow } from './invoice.table.js';
 import * as repo from './repository.js';
 
 export interface NewInvoice {
@@ -28,12 +30,14 @@ export async function createInvoice(
   input: NewInvoice,
   idempotencyKey: string | undefined,
   now: Date,
+  publicBaseUrl: string,
 ): Promise<Created> {
   const amount = parseAmount(input.amount);
   if (!amount.ok)
     throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
-  const row: InvoiceTable = {
-    id: newId('inv'),
+  const id = newId('inv');
+  const row: InvoiceRow = {
+    id,
     project_id: principal.projectId,
     status: 'pending',
     amount: amount.value,
@@ -44,10 +48,24 @@ export async function createInvoice(
     payment_expires_at: new Date(now.getTime() + principal.invoiceTtlSeconds * 1000),
     paid_at: null,
     tx_hash: null,
+    pay_address: sandboxAddress(id),
+    amount_paid: '0',
+    paid_late: false,
+    failure_reason: null,
+    awaiting_confirmation: false,
     created_at: now,
     updated_at: now,
   };
-  if (idempotencyKey === undefined) return { invoice: await repo.insertInvoice(db, row), replayed: false };
+  const created = newEvent(
+    row.project_id,
+    id,
+    'invoice.created',
+    { invoice: toInvoice(row, publicBaseUrl), previous_status: null },
+    now,
+  );
+  if (idempotencyKey === undefined) {
+    return { invoice: (await repo.insertInvoice(db, row, created)) as InvoiceRow, replayed: false };
+  }
 
   const fingerprint = requestFingerprint({
     amount: row.amount,
@@ -61,8 +79,8 @@ export async function createInvoice(
   };
   // Two rounds at most: the holder of a key we lost to may have been purged between our two reads.
   for (let round = 0; round < 2; round++) {
-    const created = await repo.insertInvoiceClaimingKey(db, row, claim);
-    if (created) return { invoice: created, replayed: false };
+    const inserted = await repo.insertInvoice(db, row, created, claim);
+    if (inserted) return { invoice: inserted, replayed: false };
     const existing = await repo.findClaimedInvoice(db, principal.projectId, idempotencyKey);
     if (!existing) continue;
     if (existing.request_hash !== fingerprint) {
@@ -80,6 +98,14 @@ export async function createInvoice(
     return { invoice, replayed: true };
   }
   throw new Error('idempotency key claim did not settle');
+}
+
+/**
+ * On `sandbox` the pay address is synthetic: derived from the invoice id, so it is unique to the
+ * invoice and looks like the EVM address a real network will give.
+ */
+export function sandboxAddress(invoiceId: string): string {
+  return `0x${createHash('sha256').update(invoiceId).digest('hex').slice(0, 40)}`;
 }
 
 export async function getInvoice(

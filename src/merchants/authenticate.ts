@@ -54,6 +54,9 @@ export interface Authenticator {
  * that could turn a cached "yes" into a "no" (revocation, deactivation) notifies at commit, and every
  * instance drops its whole cache on the notification. While the listening connection is down the
  * cache is bypassed, so a missed notification can never keep a revoked key alive.
+ * The cache is used only where notifications are immediate (PGlite). On PostgreSQL they arrive a
+ * moment after the commit, on other instances too, and revocation must hold for the very next
+ * request on every instance (contract §3): there every request reads the key's row.
  */
 export async function createAuthenticator(deps: {
   db: Kysely<Database>;
@@ -62,6 +65,7 @@ export async function createAuthenticator(deps: {
   failureLimit: number;
 }): Promise<Authenticator> {
   const cache = new Map<string, CacheEntry>();
+  const cacheUsable = () => deps.notifier.healthy && deps.notifier.immediate;
   let generation = 0;
   const forget = () => {
     generation++;
@@ -100,7 +104,7 @@ export async function createAuthenticator(deps: {
       lastUsedAt = now;
     }
     // A notification that arrived while we were reading may concern this very key: don't cache then.
-    if (deps.notifier.healthy && startedAt === generation) {
+    if (cacheUsable() && startedAt === generation) {
       if (cache.size >= CACHE_MAX) cache.clear();
       cache.set(hash.toString('base64'), { principal, expiresAt: now + CACHE_TTL_MS, lastUsedAt });
     }
@@ -115,7 +119,7 @@ export async function createAuthenticator(deps: {
       if (parsed.kind === 'missing') throw authError('API_KEY_REQUIRED');
       if (parsed.kind === 'malformed') throw authError('API_KEY_INVALID_FORMAT');
       const hash = hashApiKey(parsed.key);
-      const hit = deps.notifier.healthy ? cache.get(hash.toString('base64')) : undefined;
+      const hit = cacheUsable() ? cache.get(hash.toString('base64')) : undefined;
       if (!hit || hit.expiresAt <= now) return verify(hash, address, now);
       if (now - hit.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
         hit.lastUsedAt = now;

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { nullable, Timestamp } from '../http/schemas.js';
+import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
 import type { AccountRow, ApiKeyRow, ProjectRow } from './merchant.table.js';
 
 /** What the API says about accounts, projects and keys; the mappers below are the only way to it. */
-export const ActiveStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('inactive')]);
+export const ActiveStatusSchema = StringEnum(['active', 'inactive']);
 export const CURRENCIES = ['USDT', 'USDC'] as const;
 export const NETWORKS = ['sandbox'] as const;
 export const MIN_TTL_SECONDS = 60;
@@ -16,7 +16,7 @@ export const AccountSchema = Type.Object(
     status: ActiveStatusSchema,
     created_at: Timestamp,
   },
-  { title: 'Account' },
+  { $id: 'Account', title: 'Account' },
 );
 
 export const ProjectSchema = Type.Object(
@@ -30,7 +30,7 @@ export const ProjectSchema = Type.Object(
     invoice_ttl_seconds: Type.Integer(),
     created_at: Timestamp,
   },
-  { title: 'Project' },
+  { $id: 'Project', title: 'Project' },
 );
 
 export const ApiKeySchema = Type.Object(
@@ -44,7 +44,7 @@ export const ApiKeySchema = Type.Object(
     created_at: Timestamp,
     last_used_at: nullable(Timestamp),
   },
-  { title: 'ApiKey' },
+  { $id: 'ApiKey', title: 'ApiKey' },
 );
 
 export function toAccount(row: AccountRow) {

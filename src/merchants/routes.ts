@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok } from '../http/envelope.js';
 import { enforce } from '../http/rate-limit.js';
-import { AUTHENTICATED_ERRORS, errorResponses, Success } from '../http/schemas.js';
+import { AUTHENTICATED_ERRORS, errorResponses, RATE_LIMIT_HEADERS, Success } from '../http/schemas.js';
 import { invoiceRoutes } from '../invoices/routes.js';
 import { ApiKeySchema, ProjectSchema, toApiKey, toProject } from './merchant.js';
 import { describeKey } from './service.js';
@@ -28,8 +28,12 @@ export const merchantApi: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Merchant'],
         response: {
           200: Success(
-            Type.Object({ project: Type.Omit(ProjectSchema, ['account_id']), api_key: ApiKeySchema }),
+            Type.Object({
+              project: Type.Omit(ProjectSchema, ['account_id'], { title: 'KeyProject' }),
+              api_key: Type.Ref(ApiKeySchema),
+            }),
             'The project and key',
+            RATE_LIMIT_HEADERS,
           ),
           ...errorResponses(...AUTHENTICATED_ERRORS),
         },

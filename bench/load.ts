@@ -1,0 +1,66 @@
+import autocannon from 'autocannon';
+import { sampleRss } from './processes.js';
+
+export interface LoadSettings {
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+}
+
+export interface Request {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Measurement {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Responses outside 2xx, connection errors and timeouts: any of them makes the numbers suspect. */
+  failures: number;
+  statusCodes: Record<string, number>;
+  /** Peak RSS of the measured server during the run, when it was sampled. */
+  maxRssBytes?: number;
+}
+
+/**
+ * One closed-loop autocannon run (every connection sends its next request as soon as the previous
+ * answers), after a warm-up at the same concurrency that lets the JIT and the pools settle.
+ */
+export async function measure(
+  settings: LoadSettings,
+  request: Request,
+  rssPid?: number,
+): Promise<Measurement> {
+  const rss = rssPid === undefined ? undefined : sampleRss(rssPid);
+  try {
+    const result = await autocannon({
+      url: request.url,
+      method: request.method ?? 'GET',
+      headers: request.headers ?? {},
+      ...(request.body === undefined ? {} : { body: request.body }),
+      connections: settings.connections,
+      duration: settings.seconds,
+      ...(settings.warmupSeconds > 0
+        ? { warmup: { connections: settings.connections, duration: settings.warmupSeconds } }
+        : {}),
+    });
+    const statusCodes = Object.fromEntries(
+      Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]),
+    );
+    return {
+      rps: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      requests: result.requests.total,
+      failures: result.non2xx + result.errors + result.timeouts,
+      statusCodes,
+      ...(rss ? { maxRssBytes: rss.stop() } : {}),
+    };
+  } finally {
+    rss?.stop();
+  }
+}

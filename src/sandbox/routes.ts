@@ -1,0 +1,93 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { ok } from '../http/envelope.js';
+import { errorResponses, Success } from '../http/schemas.js';
+import { registerFormat } from '../http/validation.js';
+import { toInvoice } from '../invoices/invoice.js';
+import { isPaymentAmount } from '../invoices/money.js';
+import { simulatePayment, simulateReversal } from './service.js';
+
+registerFormat({
+  name: 'payment-amount',
+  validate: isPaymentAmount,
+  explain: (_, field) => ({
+    rule: 'format',
+    message: `${field} must be a positive decimal string with at most 18 decimals, such as "10.50"`,
+  }),
+});
+
+const TxHash = Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' });
+const Params = Type.Object({ id: Type.String() });
+const InvoiceRef = Type.Ref('Invoice');
+const tags = ['Sandbox'];
+
+/** Hand-made payments for invoices on the `sandbox` network (contract §11), under /v1/admin. */
+export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/invoices/:id/simulate-payment',
+    {
+      schema: {
+        operationId: 'adminSimulatePayment',
+        summary: 'Pay a sandbox invoice by hand',
+        description: 'Goes through the same code path as a payment found on a chain.',
+        tags,
+        params: Params,
+        body: Type.Object(
+          {
+            amount: Type.Optional(
+              Type.String({
+                format: 'payment-amount',
+                description: 'Default: what is still due',
+                examples: ['10.50'],
+              }),
+            ),
+            confirmed: Type.Optional(Type.Boolean({ default: true })),
+            tx_hash: Type.Optional(TxHash),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Success(InvoiceRef, 'The invoice after the payment'),
+          ...errorResponses(401, 404, 405, 422, 429, 500),
+        },
+      },
+    },
+    async (request) => {
+      const invoice = await simulatePayment(
+        app.db,
+        request.params.id,
+        request.body ?? {},
+        app.clock(),
+        app.config.publicBaseUrl,
+      );
+      return ok(request, 'Payment simulated', toInvoice(invoice, app.config.publicBaseUrl));
+    },
+  );
+
+  app.post(
+    '/invoices/:id/simulate-reversal',
+    {
+      schema: {
+        operationId: 'adminSimulateReversal',
+        summary: 'Drop a simulated payment, as a chain reorganisation would',
+        tags,
+        params: Params,
+        body: Type.Object({ tx_hash: TxHash }, { additionalProperties: false }),
+        response: {
+          200: Success(InvoiceRef, 'The invoice after the reversal'),
+          ...errorResponses(401, 404, 405, 422, 429, 500),
+        },
+      },
+    },
+    async (request) => {
+      const invoice = await simulateReversal(
+        app.db,
+        request.params.id,
+        request.body.tx_hash,
+        app.clock(),
+        app.config.publicBaseUrl,
+      );
+      return ok(request, 'Payment reversed', toInvoice(invoice, app.config.publicBaseUrl));
+    },
+  );
+};

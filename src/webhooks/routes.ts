@@ -1,0 +1,185 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { ok, okWithMeta } from '../http/envelope.js';
+import { errorResponses, nullable, Success, SuccessWithMeta } from '../http/schemas.js';
+import * as service from './service.js';
+import {
+  AttemptSchema,
+  EndpointSchema,
+  EventTypeSchema,
+  RedeliverySchema,
+  toAttempt,
+  toEndpoint,
+  toRedelivery,
+} from './webhook.js';
+
+const ProjectParams = Type.Object({ id: Type.String({ description: 'The project id, prj_…' }) });
+const EndpointParams = Type.Object({ id: Type.String({ description: 'The endpoint id, we_…' }) });
+const EventParams = Type.Object({ event: Type.String({ description: 'The event id, evt_…' }) });
+
+const CreateBody = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        'https:// on a public address (http:// to a private one only with PAYDESK_WEBHOOK_ALLOW_PRIVATE=true)',
+    }),
+    events: Type.Optional(
+      nullable(
+        Type.Array(EventTypeSchema, {
+          uniqueItems: true,
+          description: 'The event types to send; absent, null or empty means all',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const PageQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+const Pagination = Type.Object({
+  pagination: Type.Object({
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    total_pages: Type.Integer(),
+    has_more: Type.Boolean(),
+  }),
+});
+
+const ERRORS = errorResponses(401, 404, 405, 422, 429, 500);
+const tags = ['Admin'];
+const security = [{ adminToken: [] }];
+
+/** Webhook endpoints and their delivery log (contract §10); registered inside the admin scope. */
+export const webhookAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/projects/:id/webhook-endpoints',
+    {
+      schema: {
+        operationId: 'adminCreateWebhookEndpoint',
+        summary: 'Register a webhook endpoint (the signing secret is shown only in this response)',
+        tags,
+        security,
+        params: ProjectParams,
+        body: CreateBody,
+        response: {
+          201: Success(
+            Type.Object({
+              endpoint: EndpointSchema,
+              secret: Type.String({
+                pattern: '^whsec_[A-Za-z0-9+/]{32,}={0,2}$',
+                description: 'Standard Webhooks secret: verify signatures with it',
+              }),
+            }),
+            'The endpoint and its signing secret',
+          ),
+          ...ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { endpoint, secret } = await service.createEndpoint(
+        app.db,
+        request.params.id,
+        request.body,
+        app.config.webhookAllowPrivate,
+        app.clock(),
+      );
+      reply.code(201);
+      return ok(request, 'Webhook endpoint created; store the secret now, it is not shown again', {
+        endpoint: toEndpoint(endpoint),
+        secret,
+      });
+    },
+  );
+
+  app.get(
+    '/projects/:id/webhook-endpoints',
+    {
+      schema: {
+        operationId: 'adminListWebhookEndpoints',
+        summary: "A project's webhook endpoints, newest first",
+        tags,
+        security,
+        params: ProjectParams,
+        response: { 200: Success(Type.Array(EndpointSchema), 'The endpoints'), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const rows = await service.listEndpoints(app.db, request.params.id);
+      return ok(request, 'Webhook endpoints', rows.map(toEndpoint));
+    },
+  );
+
+  app.delete(
+    '/webhook-endpoints/:id',
+    {
+      schema: {
+        operationId: 'adminDeleteWebhookEndpoint',
+        summary: 'Delete a webhook endpoint; deliveries not yet made to it are dropped',
+        tags,
+        security,
+        params: EndpointParams,
+        response: { 200: Success(EndpointSchema, 'The deleted endpoint'), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const row = await service.deleteEndpoint(app.db, request.params.id, app.clock());
+      return ok(request, 'Webhook endpoint deleted', toEndpoint(row));
+    },
+  );
+
+  app.get(
+    '/webhook-endpoints/:id/deliveries',
+    {
+      schema: {
+        operationId: 'adminListWebhookAttempts',
+        summary: "An endpoint's delivery log: one entry per attempt, newest first",
+        tags,
+        security,
+        params: EndpointParams,
+        querystring: PageQuery,
+        response: {
+          200: SuccessWithMeta(Type.Array(AttemptSchema), Pagination, 'A page of attempts'),
+          ...ERRORS,
+        },
+      },
+    },
+    async (request) => {
+      const { rows, pagination } = await service.listAttempts(app.db, request.params.id, request.query);
+      return okWithMeta(request, 'Delivery attempts', rows.map(toAttempt), { pagination });
+    },
+  );
+
+  app.post(
+    '/events/:event/redeliver',
+    {
+      schema: {
+        operationId: 'adminRedeliverEvent',
+        summary: 'Send an event again, now, to the endpoints it went to that still exist',
+        tags,
+        security,
+        params: EventParams,
+        response: { 200: Success(RedeliverySchema, 'What was queued'), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const { event, endpoints } = await service.redeliver(app.db, request.params.event, app.clock());
+      const n = endpoints.length;
+      return ok(
+        request,
+        `Event queued for ${n} endpoint${n === 1 ? '' : 's'}`,
+        toRedelivery(event, endpoints),
+      );
+    },
+  );
+};

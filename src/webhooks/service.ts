@@ -1,0 +1,101 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { ApiError } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { findProject } from '../merchants/repository.js';
+import { resolveTarget, UrlRefused } from './address.js';
+import type { WebhookEventType } from './outbox.js';
+import * as repo from './repository.js';
+import { newSigningSecret } from './signing.js';
+
+export interface NewEndpoint {
+  url: string;
+  events?: WebhookEventType[] | null | undefined;
+}
+
+/** Registers an endpoint; its signing secret is returned this once. */
+export async function createEndpoint(
+  db: Kysely<Database>,
+  projectId: string,
+  input: NewEndpoint,
+  allowPrivate: boolean,
+  now: Date,
+) {
+  const project = await findProject(db, projectId);
+  if (!project) throw ApiError.notFound('No project with this id');
+  await checkUrl(input.url, allowPrivate);
+  const secret = newSigningSecret();
+  const endpoint = await repo.insertEndpoint(db, {
+    id: newId('we'),
+    project_id: project.id,
+    url: input.url,
+    events: [...new Set(input.events ?? [])],
+    secret,
+    status: 'active',
+    created_at: now,
+    deleted_at: null,
+  });
+  return { endpoint, secret };
+}
+
+/** The SSRF guard at registration; the worker runs it again before every attempt. */
+async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
+  try {
+    await resolveTarget(url, allowPrivate);
+  } catch (err) {
+    if (!(err instanceof UrlRefused)) throw err;
+    throw ApiError.validation([{ in: 'body', field: 'url', rule: err.rule, message: err.message }]);
+  }
+}
+
+export async function listEndpoints(db: Kysely<Database>, projectId: string) {
+  const project = await findProject(db, projectId);
+  if (!project) throw ApiError.notFound('No project with this id');
+  return repo.listEndpoints(db, projectId);
+}
+
+/** Soft delete: the log stays readable, and deliveries not yet made are abandoned with it. */
+export async function deleteEndpoint(db: Kysely<Database>, id: string, now: Date) {
+  return db.transaction().execute(async (tx) => {
+    const row = await repo.softDeleteEndpoint(tx, id, now);
+    if (!row) throw ApiError.notFound('No webhook endpoint with this id');
+    await repo.abandonDeliveries(tx, id, now);
+    return row;
+  });
+}
+
+export async function listAttempts(
+  db: Kysely<Database>,
+  endpointId: string,
+  query: { limit: number; page: number },
+) {
+  const endpoint = await repo.findEndpoint(db, endpointId);
+  if (!endpoint) throw ApiError.notFound('No webhook endpoint with this id');
+  const offset = (query.page - 1) * query.limit;
+  const [rows, total] = await Promise.all([
+    repo.listAttempts(db, endpointId, { limit: query.limit, offset }),
+    repo.countAttempts(db, endpointId),
+  ]);
+  const totalPages = Math.ceil(total / query.limit);
+  const pagination = { page: query.page, limit: query.limit, total, total_pages: totalPages };
+  return { rows, pagination: { ...pagination, has_more: query.page < totalPages } };
+}
+
+/**
+ * Sends an event again, now, to each endpoint it went to that still exists: the open series' next
+ * attempt brought forward where one is waiting (rather than two series side by side), otherwise a new
+ * attempt series.
+ */
+export async function redeliver(db: Kysely<Database>, eventId: string, now: Date) {
+  return db.transaction().execute(async (tx) => {
+    const event = await repo.lockEvent(tx, eventId);
+    if (!event) throw ApiError.notFound('No event with this id');
+    const endpoints = await repo.eventEndpoints(tx, eventId, now);
+    const open = endpoints.filter((e) => e.open).map((e) => e.id);
+    const closed = endpoints.filter((e) => !e.open).map((e) => e.id);
+    await repo.rescheduleOpen(tx, eventId, open, now);
+    await repo.insertDeliveries(tx, eventId, closed, now);
+    await repo.wakeWorkers(tx);
+    return { event, endpoints };
+  });
+}

@@ -1,0 +1,49 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface WebhookEndpointTable {
+  id: string;
+  project_id: string;
+  url: string;
+  events: string[];
+  secret: string;
+  status: 'active' | 'disabled';
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface EventTable {
+  id: string;
+  project_id: string;
+  invoice_id: string | null;
+  type: string;
+  body: string;
+  created_at: Date;
+}
+
+export interface WebhookDeliveryTable {
+  id: Generated<string>;
+  event_id: string;
+  endpoint_id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: Date;
+  locked_until: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WebhookAttemptTable {
+  id: Generated<string>;
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  response_status: number | null;
+  error: string | null;
+  next_attempt_at: Date | null;
+}
+
+export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
