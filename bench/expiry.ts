@@ -21,7 +21,13 @@ async function main() {
   const paydesk = await startChild({
     name: 'paydesk',
     args: ['--import', 'tsx', 'src/main.ts'],
-    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), PAYDESK_ADMIN_TOKEN: token, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      PAYDESK_ADMIN_TOKEN: token,
+      LOG_LEVEL: 'warn',
+    },
     port,
     healthPath: '/v1/health',
     logPath: path.join(tmpdir(), 'paydesk-bench-expiry.log'),
@@ -53,12 +59,14 @@ async function main() {
   const deadline = Date.now() + (LEAD_SECONDS + 60 + 60) * 1000;
   for (;;) {
     const left = await withClient(db.url, (c) =>
-      c.query<{ n: string }>(`select count(*) as n from invoices where project_id = $1 and status = 'pending'`, [
-        project.id,
-      ]),
+      c.query<{ n: string }>(
+        `select count(*) as n from invoices where project_id = $1 and status = 'pending'`,
+        [project.id],
+      ),
     );
     if (Number(left.rows[0]?.n) === 0) break;
-    if (Date.now() > deadline) throw new Error(`${left.rows[0]?.n} invoices never expired\n${tail(paydesk.logPath)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${left.rows[0]?.n} invoices never expired\n${tail(paydesk.logPath)}`);
     await new Promise((r) => setTimeout(r, 1000));
   }
   const stats = await withClient(db.url, (c) =>

@@ -53,7 +53,11 @@ export function fanOut(events: RawBuilder<unknown>, now: Date): RawBuilder<unkno
 }
 
 /** Writes events and their deliveries inside the caller's transaction (the outbox pattern). */
-export async function writeEvents(tx: Transaction<Database>, events: OutboxEvent[], now: Date): Promise<void> {
+export async function writeEvents(
+  tx: Transaction<Database>,
+  events: OutboxEvent[],
+  now: Date,
+): Promise<void> {
   if (events.length === 0) return;
   const col = <K extends keyof OutboxEvent>(k: K) => events.map((e) => e[k]);
   await sql`
