@@ -4,6 +4,7 @@ export const BENCH_DATABASE = 'paydesk_bench';
 
 /** The benchmark's own database, on the server of `baseUrl`; it never touches any other database. */
 export function benchDatabase(baseUrl: string) {
+  let unlock: (() => Promise<void>) | undefined;
   const url = new URL(baseUrl);
   url.pathname = `/${BENCH_DATABASE}`;
   const onBase = async (text: string) => {
@@ -17,12 +18,41 @@ export function benchDatabase(baseUrl: string) {
   };
   return {
     url: url.toString(),
+    /** Takes the benchmark lock, then drops and creates the database. */
     recreate: async () => {
+      unlock = await lockBench(baseUrl);
       await onBase(`drop database if exists ${BENCH_DATABASE} with (force)`);
       await onBase(`create database ${BENCH_DATABASE}`);
     },
-    drop: () => onBase(`drop database if exists ${BENCH_DATABASE} with (force)`),
+    /** Only the run holding the lock drops the database, and then lets the lock go. */
+    release: async (drop: boolean) => {
+      if (!unlock) return;
+      if (drop) await onBase(`drop database if exists ${BENCH_DATABASE} with (force)`);
+      await unlock();
+      unlock = undefined;
+    },
   };
+}
+
+// Any constant will do, as long as every copy of the benchmark uses the same one.
+const BENCH_LOCK_ID = 7_236_051_099;
+
+/**
+ * Two runs at once would drop each other's database mid-measurement: the first holds a session-level
+ * advisory lock on the server for its whole run, and a second one refuses to start.
+ */
+export async function lockBench(baseUrl: string): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  client.on('error', () => {}); // a lost lock connection must not crash the run
+  await client.connect();
+  const { rows } = await client.query('select pg_try_advisory_lock($1) as locked', [BENCH_LOCK_ID]);
+  if (!rows[0].locked) {
+    await client.end();
+    throw new Error(
+      'another `npm run bench` is running against this PostgreSQL server; wait for it to finish',
+    );
+  }
+  return () => client.end();
 }
 
 export async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -86,7 +86,7 @@ async function main() {
       `max ${Number(s.max).toFixed(3)} s; invoice.expired events: ${s.events}`,
   );
   await stopAll();
-  await db.drop();
+  await db.release(true);
 }
 
 main().catch(async (err) => {

@@ -7,7 +7,7 @@ export interface LoadSettings {
   warmupSeconds: number;
 }
 
-export interface Request {
+export interface LoadRequest {
   url: string;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
@@ -32,7 +32,7 @@ export interface Measurement {
  */
 export async function measure(
   settings: LoadSettings,
-  request: Request,
+  request: LoadRequest,
   rssPid?: number,
 ): Promise<Measurement> {
   const rss = rssPid === undefined ? undefined : sampleRss(rssPid);

@@ -59,7 +59,7 @@ async function main() {
   const worker = () => startDeliveryWorker({ db: handle.db, notifier: handle.notifier, config, log });
 
   process.stdout.write(`webhooks on ${handle.kind}\n`);
-  let running = await worker();
+  const running = await worker();
   const first = await merchant(1);
   const latencies: number[] = [];
   for (let i = 0; i < LATENCY_SAMPLES; i++) {
@@ -68,13 +68,16 @@ async function main() {
     const committed = performance.now();
     latencies.push((await arrived) - committed);
   }
+  // Stopping waits for the attempts in flight to be recorded, so the log read below is complete.
+  await running.stop();
   const [endpoint] = await call('GET', `/v1/admin/projects/${first.projectId}/webhook-endpoints`);
   const durations: number[] = [];
-  for (let page = 1; durations.length < LATENCY_SAMPLES; page++) {
+  for (let page = 1; ; page++) {
     const log = await call(
       'GET',
       `/v1/admin/webhook-endpoints/${endpoint.id}/deliveries?limit=100&page=${page}`,
     );
+    if (log.length === 0) break;
     durations.push(...log.map((a: { duration_ms: number }) => a.duration_ms));
   }
   process.stdout.write(
@@ -86,21 +89,20 @@ async function main() {
     ['one endpoint', BACKLOG, 1],
     [`${FAN_OUT_ENDPOINTS} endpoints`, FAN_OUT_EVENTS, FAN_OUT_ENDPOINTS],
   ] as const) {
-    await running.stop();
     const { create } = await merchant(endpoints);
     for (let i = 0; i < events; i++) await create();
     const deliveries = events * endpoints;
     const done = receiver.after(deliveries);
     const started = performance.now();
-    running = await worker();
+    const drain = await worker();
     await done;
     const seconds = (performance.now() - started) / 1000;
+    await drain.stop();
     process.stdout.write(
       `  backlog, ${label}: ${deliveries} deliveries in ${seconds.toFixed(2)} s = ${Math.round(deliveries / seconds)} deliveries/s\n`,
     );
   }
 
-  await running.stop();
   await receiver.close();
   await app.close();
   await handle.close();

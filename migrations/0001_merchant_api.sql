@@ -68,35 +68,27 @@ create table invoice_counts (
 -- Statement-level, over transition tables: one aggregated upsert per statement, taking its row locks in
 -- key order. Every transaction changes invoice statuses in a single statement (transition.ts), so all
 -- of them lock counters in the same order and can never deadlock each other.
-create function invoice_counts_apply(deltas jsonb) returns void language sql as $$
-  insert into invoice_counts (project_id, status, shard, n)
-  select d.project_id, d.status, floor(random() * 16)::smallint, d.n
-  from jsonb_to_recordset(deltas) as d(project_id text, status text, n bigint)
-  where d.n <> 0
-  order by d.project_id, d.status
-  on conflict (project_id, status, shard) do update set n = invoice_counts.n + excluded.n;
-$$;
-
 create function invoice_counts_on_insert() returns trigger language plpgsql as $$
 begin
-  perform invoice_counts_apply(coalesce((
-    select jsonb_agg(jsonb_build_object('project_id', project_id, 'status', status, 'n', n))
-    from (select project_id, status, count(*) as n from new_rows group by 1, 2) c), '[]'));
+  insert into invoice_counts (project_id, status, shard, n)
+  select project_id, status, floor(random() * 16)::smallint, count(*)
+  from new_rows group by project_id, status order by project_id, status
+  on conflict (project_id, status, shard) do update set n = invoice_counts.n + excluded.n;
   return null;
 end;
 $$;
 
 create function invoice_counts_on_update() returns trigger language plpgsql as $$
 begin
-  perform invoice_counts_apply(coalesce((
-    select jsonb_agg(jsonb_build_object('project_id', project_id, 'status', status, 'n', n))
-    from (
-      select project_id, status, sum(n) as n from (
-        select o.project_id, o.status, -1 as n from old_rows o join new_rows w on w.id = o.id where w.status <> o.status
-        union all
-        select w.project_id, w.status, 1 from old_rows o join new_rows w on w.id = o.id where w.status <> o.status
-      ) moves group by 1, 2
-    ) c), '[]'));
+  insert into invoice_counts (project_id, status, shard, n)
+  select project_id, status, floor(random() * 16)::smallint, sum(n)
+  from (
+    select o.project_id, o.status, -1 as n from old_rows o join new_rows w on w.id = o.id where w.status <> o.status
+    union all
+    select w.project_id, w.status, 1 from old_rows o join new_rows w on w.id = o.id where w.status <> o.status
+  ) moves
+  group by project_id, status having sum(n) <> 0 order by project_id, status
+  on conflict (project_id, status, shard) do update set n = invoice_counts.n + excluded.n;
   return null;
 end;
 $$;

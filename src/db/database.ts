@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { type DirectoryLock, lockDirectory } from './directory-lock.js';
 import { type Notifier, pgliteNotifier, postgresNotifier } from './notifier.js';
+import { preparePool } from './prepared.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -41,6 +42,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? 10 });
   // An idle client losing its connection (a server restart) must not crash the process.
   pool.on('error', () => {});
+  preparePool(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const notifier = postgresNotifier(url);
   return {
@@ -69,6 +71,7 @@ async function openPglite(location: string, snapshot?: Blob): Promise<DatabaseHa
   try {
     const pglite = await PGlite.create(dataDir ? { dataDir } : snapshot ? { loadDataDir: snapshot } : {});
     const pool = new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
+    preparePool(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const notifier = pgliteNotifier(pglite);
     return {

@@ -13,12 +13,6 @@ export interface Notifier {
   listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<void>;
   /** False while the listening connection is down: caches must not be trusted then. */
   readonly healthy: boolean;
-  /**
-   * True when a notification reaches the listeners before the notifying commit returns (PGlite: one
-   * process owns the database). PostgreSQL delivers asynchronously, to other processes too, so a
-   * request served just after a commit may not have heard of it yet.
-   */
-  readonly immediate: boolean;
   close(): Promise<void>;
 }
 
@@ -68,7 +62,6 @@ export function postgresNotifier(url: string): Notifier {
   };
 
   return {
-    immediate: false,
     get healthy() {
       return healthy;
     },
@@ -101,7 +94,6 @@ export function pgliteNotifier(pglite: PGlite): Notifier {
   const unsubscribers: Array<() => Promise<void>> = [];
   return {
     healthy: true,
-    immediate: true,
     async listen(channel, onMessage) {
       unsubscribers.push(await pglite.listen(channel, onMessage));
     },

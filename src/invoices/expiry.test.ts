@@ -1,5 +1,12 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { createInvoice, createMerchant, manualClock, startTestApp, type TestApp } from '../../test/app.js';
+import {
+  admin,
+  createInvoice,
+  createMerchant,
+  manualClock,
+  startTestApp,
+  type TestApp,
+} from '../../test/app.js';
 import { freshDatabase, onPostgres } from '../../test/database.js';
 import { expireDue } from './transition.js';
 
@@ -41,10 +48,15 @@ describe.skipIf(!onPostgres)('expiry on two instances sharing PostgreSQL', () =>
   test('each overdue invoice is moved exactly once, with exactly one event', async () => {
     const clock = manualClock();
     const db = await freshDatabase();
-    const a = await startTestApp({ databaseUrl: db.url, clock });
-    const b = await startTestApp({ databaseUrl: db.url, clock });
+    const env = { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' };
+    const a = await startTestApp({ databaseUrl: db.url, clock, env });
+    const b = await startTestApp({ databaseUrl: db.url, clock, env });
     apps.push(a, b);
     const m = await createMerchant(a.app, { invoice_ttl_seconds: 60 });
+    // An endpoint, so that the transitions write their events (no delivery worker runs here).
+    await admin(a.app, 'POST', `/v1/admin/projects/${m.projectId}/webhook-endpoints`, {
+      url: 'http://127.0.0.1:9/hook',
+    });
     await Promise.all(Array.from({ length: 300 }, () => createInvoice(a.app, m, { amount: '1.00' })));
     clock.advance(61_000);
     const drain = async (t: TestApp) => {

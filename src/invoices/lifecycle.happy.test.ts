@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   ADMIN_TOKEN,
+  admin,
   createInvoice,
   createMerchant,
   type Merchant,
@@ -14,8 +15,12 @@ const clock = manualClock(new Date('2026-11-21T10:00:00.000Z'));
 let t: TestApp;
 let m: Merchant;
 beforeAll(async () => {
-  t = await startTestApp({ clock });
+  t = await startTestApp({ clock, env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
   m = await createMerchant(t.app, { invoice_ttl_seconds: 600 });
+  // Events are written only for subscribed projects; no worker runs here, so nothing is sent.
+  await admin(t.app, 'POST', `/v1/admin/projects/${m.projectId}/webhook-endpoints`, {
+    url: 'http://127.0.0.1:9/hook',
+  });
 });
 afterAll(() => t.close());
 

@@ -64,7 +64,10 @@ export async function createInvoice(
     now,
   );
   if (idempotencyKey === undefined) {
-    return { invoice: (await repo.insertInvoice(db, row, created)) as InvoiceRow, replayed: false };
+    const inserted = await repo.insertInvoice(db, row, created, principal.keyId);
+    if (inserted) return { invoice: inserted, replayed: false };
+    await principal.confirm(); // nothing was written: the key has just been revoked or deactivated
+    throw new Error('invoice insert wrote nothing for a live key');
   }
 
   const fingerprint = requestFingerprint({
@@ -79,8 +82,10 @@ export async function createInvoice(
   };
   // Two rounds at most: the holder of a key we lost to may have been purged between our two reads.
   for (let round = 0; round < 2; round++) {
-    const inserted = await repo.insertInvoice(db, row, created, claim);
+    const inserted = await repo.insertInvoice(db, row, created, principal.keyId, claim);
     if (inserted) return { invoice: inserted, replayed: false };
+    // Nothing written: the key was taken by an earlier request, or the API key is no longer live.
+    await principal.confirm();
     const existing = await repo.findClaimedInvoice(db, principal.projectId, idempotencyKey);
     if (!existing) continue;
     if (existing.request_hash !== fingerprint) {
@@ -115,8 +120,11 @@ export async function getInvoice(
 ): Promise<InvoiceRow> {
   // A malformed id, an unknown one and another project's all take the same query and answer alike
   // (contract §4), so neither the body nor the timing tells them apart.
-  const row = await repo.findInvoice(db, principal.projectId, id);
-  if (!row) throw ApiError.notFound('No invoice with this id');
+  const row = await repo.findInvoice(db, principal.projectId, id, principal.keyId);
+  if (!row) {
+    await principal.confirm(); // the guard also fails for a key revoked since it was cached
+    throw ApiError.notFound('No invoice with this id');
+  }
   return row;
 }
 
@@ -134,10 +142,11 @@ export async function listInvoices(db: Kysely<Database>, principal: Principal, q
     orderId: query.order_id,
   };
   const offset = (query.page - 1) * query.limit;
-  const [rows, total] = await Promise.all([
+  const [rows, { total, live }] = await Promise.all([
     repo.listInvoices(db, principal.projectId, filter, { limit: query.limit, offset }),
-    repo.countInvoices(db, principal.projectId, filter),
+    repo.countInvoices(db, principal.projectId, filter, principal.keyId),
   ]);
+  if (!live) await principal.confirm();
   const totalPages = Math.ceil(total / query.limit);
   return {
     rows,

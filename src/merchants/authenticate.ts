@@ -14,6 +14,12 @@ export interface Principal {
   currency: string;
   network: string;
   invoiceTtlSeconds: number;
+  /**
+   * Re-reads the key and throws the auth error it now deserves (revoked, deactivated). Operations run
+   * their SQL guarded by `liveKey(keyId)` and call this when the guard fails, so a principal served
+   * from the cache can never act after a revocation has committed.
+   */
+  confirm(): Promise<void>;
 }
 
 const CACHE_TTL_MS = 60_000;
@@ -50,13 +56,13 @@ export interface Authenticator {
 }
 
 /**
- * Verified keys are cached in-process for speed. Correctness rests on LISTEN/NOTIFY: every change
- * that could turn a cached "yes" into a "no" (revocation, deactivation) notifies at commit, and every
- * instance drops its whole cache on the notification. While the listening connection is down the
- * cache is bypassed, so a missed notification can never keep a revoked key alive.
- * The cache is used only where notifications are immediate (PGlite). On PostgreSQL they arrive a
- * moment after the commit, on other instances too, and revocation must hold for the very next
- * request on every instance (contract §3): there every request reads the key's row.
+ * Verified keys are cached in-process for speed, without giving up "revocation holds for the very
+ * next request on every instance" (contract §3): the cache only says *who* is calling. Whether the key
+ * is still live is checked by the operation's own SQL statement, which carries the `liveKey` guard
+ * (merchants/repository.ts), in the same snapshot as the work: no extra round trip, and no window
+ * between a revocation's commit and its effect. LISTEN/NOTIFY clears the cache on every instance when
+ * keys, projects or accounts change, so project settings are fresh too; while the listening
+ * connection is down the cache is bypassed.
  */
 export async function createAuthenticator(deps: {
   db: Kysely<Database>;
@@ -65,7 +71,7 @@ export async function createAuthenticator(deps: {
   failureLimit: number;
 }): Promise<Authenticator> {
   const cache = new Map<string, CacheEntry>();
-  const cacheUsable = () => deps.notifier.healthy && deps.notifier.immediate;
+  const cacheUsable = () => deps.notifier.healthy;
   let generation = 0;
   const forget = () => {
     generation++;
@@ -97,6 +103,7 @@ export async function createAuthenticator(deps: {
       currency: verified.currency,
       network: verified.network,
       invoiceTtlSeconds: verified.invoice_ttl_seconds,
+      confirm: () => confirm(hash),
     };
     let lastUsedAt = verified.last_used_at?.getTime() ?? 0;
     if (now - lastUsedAt >= LAST_USED_RESOLUTION_MS) {
@@ -109,6 +116,14 @@ export async function createAuthenticator(deps: {
       cache.set(hash.toString('base64'), { principal, expiresAt: now + CACHE_TTL_MS, lastUsedAt });
     }
     return principal;
+  }
+
+  async function confirm(hash: Buffer): Promise<void> {
+    const row = await findKeyByHash(deps.db, hash);
+    const failure = row ? refusal(row, hash) : 'API_KEY_INVALID';
+    if (!failure) return;
+    cache.delete(hash.toString('base64'));
+    throw authError(failure);
   }
 
   return {

@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { AccountTable, ApiKeyRow, ApiKeyTable, ProjectTable } from './merchant.table.js';
 
@@ -103,7 +104,21 @@ export function findKeyByHash(db: Db, hash: Buffer): Promise<KeyVerification | u
       'a.status as account_status',
     ])
     .where('k.key_hash', '=', hash)
+    .modifyFront(PREPARED)
     .executeTakeFirst();
+}
+
+/**
+ * True while the key, its project and its account are all active. Merchant operations put it in
+ * their own statement, so a request authenticated from the cache acts only if the key is still live
+ * in that statement's snapshot (see authenticate.ts).
+ */
+export function liveKey(keyId: string) {
+  return sql<boolean>`exists (
+    select 1 from api_keys k
+    join projects p on p.id = k.project_id
+    join accounts a on a.id = p.account_id
+    where k.id = ${keyId} and k.status = 'active' and p.status = 'active' and a.status = 'active')`;
 }
 
 /** Tells every instance (at commit) to drop cached key verifications. */

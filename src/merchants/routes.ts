@@ -40,6 +40,8 @@ export const merchantApi: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
+      // Not a hot path: always re-read the key, so /me reports a revocation even from the cache.
+      await request.principal.confirm();
       const { project, apiKey } = await describeKey(
         app.db,
         request.principal.projectId,

@@ -81,19 +81,23 @@ export async function startDeliveryWorker(deps: DeliveryDeps): Promise<Worker> {
         inFlight.delete(delivery.id);
         track(delivery.endpoint_id, -1);
         // A slot is free: what waited for it (this endpoint's next delivery, say) goes now, not at the next poll.
-        loop.wake();
+        wake();
       });
       inFlight.set(delivery.id, done);
     }
     return claimed.length === room;
   };
 
-  const loop = pollLoop('webhook-delivery', tuning.pollIntervalMs, tick, deps.log);
-  await deps.notifier.listen(WEBHOOK_CHANNEL, loop.wake, loop.wake);
+  // Listening first: if that fails, no loop is left running behind the error.
+  let loop: Worker | undefined;
+  const wake = () => loop?.wake();
+  await deps.notifier.listen(WEBHOOK_CHANNEL, wake, wake);
+  loop = pollLoop('webhook-delivery', tuning.pollIntervalMs, tick, deps.log);
+  const running = loop;
   return {
-    wake: loop.wake,
+    wake,
     async stop() {
-      await loop.stop();
+      await running.stop();
       const grace = new Promise((resolve) => setTimeout(resolve, tuning.shutdownGraceMs).unref());
       await Promise.race([Promise.allSettled(inFlight.values()), grace]);
       shutdown.abort();

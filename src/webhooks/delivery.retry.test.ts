@@ -4,7 +4,8 @@ import { type DeliveryHarness, settle, startDeliveryHarness } from '../../test/w
 import { claimDue } from './delivery.repository.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './schedule.js';
 
-const TIMEOUT_MS = 500;
+// Short, so the timeout test is quick; long enough that a loaded machine does not time out the others.
+const TIMEOUT_MS = 1_500;
 let h: DeliveryHarness;
 beforeAll(async () => {
   h = await startDeliveryHarness({ timeoutMs: TIMEOUT_MS });

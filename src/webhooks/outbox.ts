@@ -52,6 +52,18 @@ export function fanOut(events: RawBuilder<unknown>, now: Date): RawBuilder<unkno
      and (cardinality(e.events) = 0 or ev.type = any(e.events))`;
 }
 
+/**
+ * Whether an active endpoint of the project wants events of this type. Events exist to be delivered:
+ * an endpoint receives the events that happen after it was added (as Stripe's do), so a change nobody
+ * subscribes to writes no event at all and costs the write path nothing.
+ */
+export function subscribed(projectId: RawBuilder<unknown>, type: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql<boolean>`exists (
+    select 1 from webhook_endpoints we
+    where we.project_id = ${projectId} and we.status = 'active' and we.deleted_at is null
+      and (cardinality(we.events) = 0 or ${type} = any(we.events)))`;
+}
+
 /** Writes events and their deliveries inside the caller's transaction (the outbox pattern). */
 export async function writeEvents(
   tx: Transaction<Database>,
@@ -65,6 +77,8 @@ export async function writeEvents(
       insert into events (id, project_id, invoice_id, type, body, created_at)
       select * from unnest(${col('id')}::text[], ${col('projectId')}::text[], ${col('invoiceId')}::text[],
                            ${col('type')}::text[], ${col('body')}::text[], ${col('createdAt')}::timestamptz[])
+        as u(id, project_id, invoice_id, type, body, created_at)
+      where ${subscribed(sql`u.project_id`, sql`u.type`)}
       returning id, type, project_id
     )
     ${fanOut(sql`ev`, now)}`.execute(tx);

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { startExpiryWorker } from '../invoices/expiry-worker.js';
 import { purgeIdempotencyKeys } from '../invoices/idempotency.js';
+import { startDeliveryWorker } from '../webhooks/delivery-worker.js';
 import { pollLoop, type Worker } from './loop.js';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -18,6 +19,7 @@ export async function startWorkers(deps: {
   const now = clock ?? (() => new Date());
   return [
     startExpiryWorker({ db: database.db, publicBaseUrl: config.publicBaseUrl, log, clock }),
+    await startDeliveryWorker({ db: database.db, notifier: database.notifier, config, log, clock }),
     // Idempotency keys are kept 24 h, then purged; running this on every instance is harmless.
     pollLoop(
       'idempotency-purge',
