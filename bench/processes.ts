@@ -11,6 +11,13 @@ export interface Child {
 }
 
 const children = new Set<Child>();
+const stopping = new Set<Child>();
+const died: string[] = [];
+
+/** Throws if a child exited without being asked to (crashed, or killed from outside). */
+export function assertAllAlive(): void {
+  if (died.length > 0) throw new Error(died.join('\n'));
+}
 
 /** A port nobody listens on right now (the OS picks it). */
 export function freePort(): Promise<number> {
@@ -42,7 +49,12 @@ export async function startChild(options: {
     baseUrl: `http://127.0.0.1:${options.port}`,
   };
   children.add(child);
-  proc.once('exit', () => children.delete(child));
+  proc.once('exit', (code, signal) => {
+    // Still in the set: nobody asked it to stop, so the numbers measured from here on mean nothing.
+    if (children.delete(child) && !stopping.has(child)) {
+      died.push(`${child.name} exited during the run (code ${code}, signal ${signal}); see ${child.logPath}`);
+    }
+  });
   await waitHealthy(child, options.healthPath);
   return child;
 }
@@ -75,6 +87,7 @@ export async function stopChild(child: Child, graceMs = 10_000): Promise<void> {
   const proc = child.process;
   if (proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  stopping.add(child);
   proc.kill('SIGTERM');
   const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
   await exited;

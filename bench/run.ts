@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase, seedInvoices, withClient } from './database.js';
 import { type LoadRequest, type LoadSettings, type Measurement, measure } from './load.js';
-import { type Child, killAllNow, stopAll } from './processes.js';
+import { assertAllAlive, type Child, killAllNow, stopAll } from './processes.js';
 import { type BenchResults, formatTable, judge, type Row } from './report.js';
 import { newMerchant, post, startFloor, startPaydesk } from './servers.js';
 
@@ -35,6 +35,7 @@ const database = benchDatabase(process.env.BENCH_DATABASE_URL || 'postgres://pos
 /** One measured run, reported as it finishes; Paydesk's runs also sample its RSS. */
 async function run(label: string, request: LoadRequest, rssPid?: number): Promise<Measurement> {
   const m = await measure(settings, request, rssPid);
+  assertAllAlive();
   const failed = m.failures ? `  (${m.failures} failed: ${JSON.stringify(m.statusCodes)})` : '';
   process.stdout.write(
     `  ${label.padEnd(34)} ${Math.round(m.rps)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms${failed}\n`,

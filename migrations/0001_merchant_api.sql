@@ -56,7 +56,8 @@ create index invoices_project_status_created_idx on invoices (project_id, status
 create index invoices_project_order_idx on invoices (project_id, order_id) where order_id is not null;
 
 -- Invoice totals per project and status, so a list's `total` costs the same with 1k or 1M invoices.
--- Writers spread over 16 shards so that concurrent creates in one project do not queue on one row.
+-- Writers spread over 64 shards, one per database connection (its backend pid), so that the pooled
+-- connections of an instance creating invoices in one project do not queue on one counter row.
 create table invoice_counts (
   project_id  text not null,
   status      text not null,
@@ -71,7 +72,7 @@ create table invoice_counts (
 create function invoice_counts_on_insert() returns trigger language plpgsql as $$
 begin
   insert into invoice_counts (project_id, status, shard, n)
-  select project_id, status, floor(random() * 16)::smallint, count(*)
+  select project_id, status, (pg_backend_pid() % 64)::smallint, count(*)
   from new_rows group by project_id, status order by project_id, status
   on conflict (project_id, status, shard) do update set n = invoice_counts.n + excluded.n;
   return null;
@@ -81,7 +82,7 @@ $$;
 create function invoice_counts_on_update() returns trigger language plpgsql as $$
 begin
   insert into invoice_counts (project_id, status, shard, n)
-  select project_id, status, floor(random() * 16)::smallint, sum(n)
+  select project_id, status, (pg_backend_pid() % 64)::smallint, sum(n)
   from (
     select o.project_id, o.status, -1 as n from old_rows o join new_rows w on w.id = o.id where w.status <> o.status
     union all

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { type DirectoryLock, lockDirectory } from './directory-lock.js';
 import { type Notifier, pgliteNotifier, postgresNotifier } from './notifier.js';
 import { preparePool } from './prepared.js';
+import './types.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { randomBytesPooled } from '../ids.js';
 
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const ZERO_TRACE = '0'.repeat(32);
@@ -16,5 +16,5 @@ export function traceIdFor(req: IncomingMessage): string {
     // Version ff and the all-zero trace-id are invalid by the W3C spec.
     if (id && id !== ZERO_TRACE && !header.startsWith('ff')) return id;
   }
-  return randomBytes(16).toString('hex');
+  return randomBytesPooled(16).toString('hex');
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { compileOnce, param } from '../db/compiled.js';
 import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import { liveKey } from '../merchants/repository.js';
@@ -74,16 +75,23 @@ export function findClaimedInvoice(db: Kysely<Database>, projectId: string, key:
     .executeTakeFirst();
 }
 
-/** Undefined when there is no such invoice in the project, or the API key is no longer live. */
-export function findInvoice(db: Kysely<Database>, projectId: string, id: string, keyId: string) {
-  return db
+const findInvoiceQuery = compileOnce((db) =>
+  db
     .selectFrom('invoices')
     .selectAll()
-    .where('id', '=', id)
-    .where('project_id', '=', projectId)
-    .where(liveKey(keyId))
-    .modifyFront(PREPARED)
-    .executeTakeFirst();
+    .where('id', '=', param(1))
+    .where('project_id', '=', param(2))
+    .where(liveKey(param(3))),
+);
+
+/** Undefined when there is no such invoice in the project, or the API key is no longer live. */
+export async function findInvoice(
+  db: Kysely<Database>,
+  projectId: string,
+  id: string,
+  keyId: string,
+): Promise<InvoiceRow | undefined> {
+  return (await findInvoiceQuery(db, [id, projectId, keyId]))[0];
 }
 
 export interface InvoiceFilter {

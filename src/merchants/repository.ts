@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { AccountTable, ApiKeyRow, ApiKeyTable, ProjectTable } from './merchant.table.js';
@@ -113,7 +113,7 @@ export function findKeyByHash(db: Db, hash: Buffer): Promise<KeyVerification | u
  * their own statement, so a request authenticated from the cache acts only if the key is still live
  * in that statement's snapshot (see authenticate.ts).
  */
-export function liveKey(keyId: string) {
+export function liveKey(keyId: string | RawBuilder<never>) {
   return sql<boolean>`exists (
     select 1 from api_keys k
     join projects p on p.id = k.project_id
