@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Child, freePort, startChild } from './processes.js';
 
@@ -8,13 +8,17 @@ import { type Child, freePort, startChild } from './processes.js';
 
 const adminToken = randomBytes(24).toString('hex');
 
-/** What a user runs in production: the compiled build. Falls back to tsx if the build fails. */
+/**
+ * What a user runs in production: `npm run serve` (the compiled build, with its node flags), read from
+ * package.json so the two never drift. Falls back to tsx if the build fails.
+ */
 function paydeskCommand(root: string, profileDir: string | undefined): { args: string[]; runtime: string } {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   if (process.env.BENCH_RUNTIME !== 'tsx') {
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
+    const serve: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.serve;
     if (build.status === 0 && existsSync(path.join(root, 'dist', 'main.js'))) {
-      return { args: [...profile, 'dist/main.js'], runtime: 'node dist/main.js' };
+      return { args: [...profile, ...serve.split(' ').slice(1)], runtime: serve };
     }
     process.stdout.write(`npm run build failed; measuring tsx instead:\n${build.stdout}${build.stderr}\n`);
   }

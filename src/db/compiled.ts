@@ -31,9 +31,10 @@ export const param = (n: number): RawBuilder<never> => sql.raw(`$${n}`);
  * statement that would carry parameters of its own is refused at load time.
  */
 export function compileOnce<R>(
-  build: (db: Kysely<Database>) => Compilable<R>,
+  build: (db: Kysely<Database>) => Compilable<R> | RawBuilder<R>,
 ): (db: Kysely<Database>, values: readonly unknown[]) => Promise<R[]> {
-  const compiled = build(cold).compile();
+  // Raw SQL needs the Kysely to compile against; query builders carry theirs and ignore the argument.
+  const compiled = (build(cold) as RawBuilder<R>).compile(cold);
   if (compiled.parameters.length > 0) {
     throw new Error(`compileOnce: write constants into the SQL text, not as parameters: ${compiled.sql}`);
   }

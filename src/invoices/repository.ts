@@ -30,38 +30,70 @@ export async function insertInvoice(
   keyId: string,
   claim?: IdempotencyClaim,
 ): Promise<InvoiceRow | undefined> {
-  const claimCte = claim
+  const values = [
+    row.id,
+    row.project_id,
+    row.amount,
+    row.currency,
+    row.network,
+    row.order_id,
+    JSON.stringify(row.metadata),
+    row.payment_expires_at,
+    row.pay_address,
+    row.created_at,
+    keyId,
+    created.id,
+    created.type,
+    created.body,
+  ];
+  const rows = claim
+    ? await insertClaimingKey(db, [...values, claim.key, claim.fingerprint, claim.expiredBefore])
+    : await insertUnkeyed(db, values);
+  return rows[0];
+}
+
+// The statement is compiled once (two shapes: with and without an idempotency claim) and runs as a
+// prepared statement: $1 id, $2 project, $3 amount, $4 currency, $5 network, $6 order id, $7 metadata,
+// $8 expiry, $9 pay address, $10 now, $11 API key id, $12 event id, $13 event type, $14 event body;
+// with a claim, $15 idempotency key, $16 request fingerprint, $17 reclaimable-before.
+const v = (n: number, type: string) => sql.raw(`$${n}::${type}`);
+
+function insertStatement(withClaim: boolean) {
+  const claimCte = withClaim
     ? sql`claim as (
         insert into idempotency_keys (project_id, key, request_hash, invoice_id, created_at)
-        select ${row.project_id}, ${claim.key}, ${claim.fingerprint}, ${row.id}, ${row.created_at}
-        where ${liveKey(keyId)}
+        select ${v(2, 'text')}, ${v(15, 'text')}, ${v(16, 'text')}, ${v(1, 'text')}, ${v(10, 'timestamptz')}
+        where ${liveKey(param(11))}
         on conflict (project_id, key) do update
           set request_hash = excluded.request_hash, invoice_id = excluded.invoice_id, created_at = excluded.created_at
-          where idempotency_keys.created_at < ${claim.expiredBefore}
+          where idempotency_keys.created_at < ${v(17, 'timestamptz')}
         returning invoice_id
       ),`
     : sql``;
-  const result = await sql<InvoiceRow>`${PREPARED}
+  return sql<InvoiceRow>`
     with ${claimCte}
     inv as (
       insert into invoices (id, project_id, status, amount, currency, network, order_id, metadata,
                             payment_expires_at, pay_address, created_at, updated_at)
-      select ${row.id}, ${row.project_id}, 'pending', ${row.amount}, ${row.currency}, ${row.network},
-             ${row.order_id}, ${JSON.stringify(row.metadata)}::jsonb, ${row.payment_expires_at}, ${row.pay_address},
-             ${row.created_at}, ${row.updated_at}
-      ${claim ? sql`from claim` : sql`where ${liveKey(keyId)}`}
+      select ${v(1, 'text')}, ${v(2, 'text')}, 'pending', ${v(3, 'numeric')}, ${v(4, 'text')}, ${v(5, 'text')},
+             ${v(6, 'text')}, ${v(7, 'jsonb')}, ${v(8, 'timestamptz')}, ${v(9, 'text')},
+             ${v(10, 'timestamptz')}, ${v(10, 'timestamptz')}
+      ${withClaim ? sql`from claim` : sql`where ${liveKey(param(11))}`}
       returning *
     ),
     ev as (
       insert into events (id, project_id, invoice_id, type, body, created_at)
-      select ${created.id}, inv.project_id, inv.id, ${created.type}, ${created.body}, ${created.createdAt} from inv
-      where ${subscribed(sql`inv.project_id`, sql`${created.type}`)}
+      select ${v(12, 'text')}, inv.project_id, inv.id, ${v(13, 'text')}, ${v(14, 'text')}, ${v(10, 'timestamptz')}
+      from inv
+      where ${subscribed(sql`inv.project_id`, v(13, 'text'))}
       returning id, type, project_id
     ),
-    deliveries as (${fanOut(sql`ev`, row.created_at)})
-    select * from inv`.execute(db);
-  return result.rows[0];
+    deliveries as (${fanOut(sql`ev`, v(10, 'timestamptz'))})
+    select * from inv`;
 }
+
+const insertUnkeyed = compileOnce(() => insertStatement(false));
+const insertClaimingKey = compileOnce(() => insertStatement(true));
 
 /** The invoice an idempotency key already points at, with the fingerprint of the request that made it. */
 export function findClaimedInvoice(db: Kysely<Database>, projectId: string, key: string) {

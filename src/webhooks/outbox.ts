@@ -40,7 +40,7 @@ export function newEvent(
  * columns id, type, project_id. Written in the same statement as the events themselves, so an event
  * and its deliveries are committed together or not at all.
  */
-export function fanOut(events: RawBuilder<unknown>, now: Date): RawBuilder<unknown> {
+export function fanOut(events: RawBuilder<unknown>, now: Date | RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     insert into webhook_deliveries (event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
     select ev.id, e.id, 'pending', ${now}, ${now}, ${now}
