@@ -40,7 +40,8 @@ export async function freshDatabase(): Promise<{
   };
 }
 
-async function adminQuery(text: string) {
+/** Runs one statement on the test server's maintenance database (create or drop databases). */
+export async function adminQuery(text: string) {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
+import { noRoute } from '../http/routing.js';
 import type { Authenticator } from '../merchants/authenticate.js';
 import { authError } from '../merchants/authenticate.js';
 
@@ -13,7 +13,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 export function adminGuard(token: string | undefined, authenticator: Authenticator) {
   const expected = token ? digest(token) : undefined;
   return async (request: FastifyRequest) => {
-    if (!expected) throw ApiError.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`);
+    if (!expected) throw noRoute(request);
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === '') throw authError('API_KEY_REQUIRED');
     const match = /^Bearer +(\S+) *$/i.exec(header);

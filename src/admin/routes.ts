@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ok, sendError } from '../http/envelope.js';
+import { ok } from '../http/envelope.js';
+import { sendApiError } from '../http/error-handler.js';
+import { noRoute } from '../http/routing.js';
 import { errorResponses, StringEnum, Success } from '../http/schemas.js';
 import {
   AccountSchema,
@@ -40,15 +42,7 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
   // Without a token the admin API does not exist (contract §7): a wrong method on one of its paths is
   // 404 as well, not the root handler's 405 whose Allow header would reveal the route.
   if (!app.config.adminToken) {
-    app.setNotFoundHandler((request, reply) =>
-      sendError(
-        request,
-        reply,
-        404,
-        'NOT_FOUND',
-        `No route for ${request.method} ${request.url.split('?')[0]}`,
-      ),
-    );
+    app.setNotFoundHandler((request, reply) => sendApiError(request, reply, noRoute(request)));
   }
   app.addHook('onRequest', adminGuard(app.config.adminToken, app.authenticator));
 

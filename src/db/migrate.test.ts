@@ -1,9 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { describe, expect, test } from 'vitest';
-import { freshDatabase, onPostgres, TEST_DATABASE_URL } from '../../test/database.js';
+import { adminQuery, freshDatabase, onPostgres, TEST_DATABASE_URL } from '../../test/database.js';
 import { randomBase62 } from '../ids.js';
 import { openDatabase } from './database.js';
 import { migrate } from './migrate.js';
@@ -12,16 +11,6 @@ const VERSIONS = readdirSync(fileURLToPath(new URL('../../migrations/', import.m
   .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
   .map((f) => f.slice(0, -'.sql'.length))
   .sort();
-
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('migrate', () => {
   test('a second run on a migrated database applies nothing', async () => {

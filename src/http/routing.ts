@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { sendError } from './envelope.js';
+import { sendApiError } from './error-handler.js';
+import { ApiError } from './errors.js';
 
 /**
  * Fastify answers 404 for a known path with the wrong method. We keep a shadow router of every
@@ -34,8 +36,13 @@ export function registerRouteFallbacks(app: FastifyInstance): void {
         },
       );
     }
-    return sendError(request, reply, 404, 'NOT_FOUND', `No route for ${request.method} ${url.split('?')[0]}`);
+    return sendApiError(request, reply, noRoute(request));
   });
+}
+
+/** The 404 for a path that names nothing (the query string is left out of the message). */
+export function noRoute(request: FastifyRequest): ApiError {
+  return ApiError.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`);
 }
 
 /**

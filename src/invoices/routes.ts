@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok, okWithMeta } from '../http/envelope.js';
+import { PAGE_QUERY_FIELDS, PaginationMeta } from '../http/pagination.js';
 import {
   AUTHENTICATED_ERRORS,
   errorResponses,
@@ -60,21 +61,10 @@ const ListQuery = Type.Object(
       }),
     ),
     order_id: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_ORDER_ID_LENGTH })),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    ...PAGE_QUERY_FIELDS,
   },
   { additionalProperties: false },
 );
-
-const Pagination = Type.Object({
-  pagination: Type.Object({
-    page: Type.Integer(),
-    limit: Type.Integer(),
-    total: Type.Integer(),
-    total_pages: Type.Integer(),
-    has_more: Type.Boolean(),
-  }),
-});
 
 const InvoiceParams = Type.Object({ invoice: Type.String({ description: 'The invoice id, inv_…' }) });
 
@@ -135,7 +125,12 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Invoices'],
         querystring: ListQuery,
         response: {
-          200: SuccessWithMeta(Type.Array(InvoiceRef), Pagination, 'A page of invoices', RATE_LIMIT_HEADERS),
+          200: SuccessWithMeta(
+            Type.Array(InvoiceRef),
+            PaginationMeta,
+            'A page of invoices',
+            RATE_LIMIT_HEADERS,
+          ),
           ...errorResponses(...AUTHENTICATED_ERRORS),
         },
       },

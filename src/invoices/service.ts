@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
+import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../merchants/authenticate.js';
 import { newEvent } from '../webhooks/outbox.js';
@@ -141,21 +142,10 @@ export async function listInvoices(db: Kysely<Database>, principal: Principal, q
       query.status === undefined ? undefined : ([...new Set(query.status.split(','))] as InvoiceStatus[]),
     orderId: query.order_id,
   };
-  const offset = (query.page - 1) * query.limit;
   const [rows, { total, live }] = await Promise.all([
-    repo.listInvoices(db, principal.projectId, filter, { limit: query.limit, offset }),
+    repo.listInvoices(db, principal.projectId, filter, { limit: query.limit, offset: offsetOf(query) }),
     repo.countInvoices(db, principal.projectId, filter, principal.keyId),
   ]);
   if (!live) await principal.confirm();
-  const totalPages = Math.ceil(total / query.limit);
-  return {
-    rows,
-    pagination: {
-      page: query.page,
-      limit: query.limit,
-      total,
-      total_pages: totalPages,
-      has_more: query.page < totalPages,
-    },
-  };
+  return { rows, pagination: pagination(query, total) };
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok, okWithMeta } from '../http/envelope.js';
+import { PAGE_QUERY_FIELDS, PaginationMeta } from '../http/pagination.js';
 import { errorResponses, nullable, Success, SuccessWithMeta } from '../http/schemas.js';
 import * as service from './service.js';
 import {
@@ -37,23 +38,7 @@ const CreateBody = Type.Object(
   { additionalProperties: false },
 );
 
-const PageQuery = Type.Object(
-  {
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-  },
-  { additionalProperties: false },
-);
-
-const Pagination = Type.Object({
-  pagination: Type.Object({
-    page: Type.Integer(),
-    limit: Type.Integer(),
-    total: Type.Integer(),
-    total_pages: Type.Integer(),
-    has_more: Type.Boolean(),
-  }),
-});
+const PageQuery = Type.Object(PAGE_QUERY_FIELDS, { additionalProperties: false });
 
 const ERRORS = errorResponses(401, 404, 405, 422, 429, 500);
 const tags = ['Admin'];
@@ -149,7 +134,7 @@ export const webhookAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EndpointParams,
         querystring: PageQuery,
         response: {
-          200: SuccessWithMeta(Type.Array(AttemptSchema), Pagination, 'A page of attempts'),
+          200: SuccessWithMeta(Type.Array(AttemptSchema), PaginationMeta, 'A page of attempts'),
           ...ERRORS,
         },
       },

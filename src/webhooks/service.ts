@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
+import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { findProject } from '../merchants/repository.js';
 import { resolveTarget, UrlRefused } from './address.js';
@@ -71,14 +72,11 @@ export async function listAttempts(
 ) {
   const endpoint = await repo.findEndpoint(db, endpointId);
   if (!endpoint) throw ApiError.notFound('No webhook endpoint with this id');
-  const offset = (query.page - 1) * query.limit;
   const [rows, total] = await Promise.all([
-    repo.listAttempts(db, endpointId, { limit: query.limit, offset }),
+    repo.listAttempts(db, endpointId, { limit: query.limit, offset: offsetOf(query) }),
     repo.countAttempts(db, endpointId),
   ]);
-  const totalPages = Math.ceil(total / query.limit);
-  const pagination = { page: query.page, limit: query.limit, total, total_pages: totalPages };
-  return { rows, pagination: { ...pagination, has_more: query.page < totalPages } };
+  return { rows, pagination: pagination(query, total) };
 }
 
 /**
