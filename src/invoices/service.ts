@@ -65,9 +65,13 @@ export async function createInvoice(
     now,
   );
   if (idempotencyKey === undefined) {
-    const inserted = await repo.insertInvoice(db, row, created, principal.keyId);
-    if (inserted) return { invoice: inserted, replayed: false };
-    await principal.confirm(); // nothing was written: the key has just been revoked or deactivated
+    // Nothing written means the key was not live in the statement's snapshot: confirm() answers the
+    // auth error, or (the key was live again by then, say a project re-activated) we try once more.
+    for (let round = 0; round < 2; round++) {
+      const inserted = await repo.insertInvoice(db, row, created, principal.keyId);
+      if (inserted) return { invoice: inserted, replayed: false };
+      await principal.confirm();
+    }
     throw new Error('invoice insert wrote nothing for a live key');
   }
 
