@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 
 /** A server the benchmark started; its output goes to a log file, never to the terminal. */
 export interface Child {
@@ -19,17 +18,8 @@ export function assertAllAlive(): void {
   if (died.length > 0) throw new Error(died.join('\n'));
 }
 
-/** A port nobody listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
+// The same helper the process tests use.
+export { freePort } from '../test/process.js';
 
 export async function startChild(options: {
   name: string;
