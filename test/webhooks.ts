@@ -11,6 +11,7 @@ import {
   type Merchant,
   manualClock,
   startTestApp,
+  type TestApp,
 } from './app.js';
 
 export interface Received {
@@ -110,6 +111,18 @@ export async function attemptsOf(app: FastifyInstance, endpointId: string): Prom
   return res.json().data;
 }
 
+/** A delivery worker for a test app, on the test's clock, that abandons in-flight sends at once on stop. */
+export function startTestWorker(t: TestApp, clock: () => Date, tuning: Partial<DeliveryTuning> = {}) {
+  return startDeliveryWorker({
+    db: t.database.db,
+    notifier: t.database.notifier,
+    config: t.app.config,
+    log: t.app.log,
+    clock,
+    tuning: { shutdownGraceMs: 0, ...tuning },
+  });
+}
+
 /**
  * An app with private webhook URLs allowed, a delivery worker on the same manual clock, and helpers
  * to make receivers, merchants with endpoints, invoices (the event source) and to move time.
@@ -118,15 +131,7 @@ export async function startDeliveryHarness(tuning: Partial<DeliveryTuning> = {})
   const clock = manualClock();
   const t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' }, clock });
   const receivers: Receiver[] = [];
-  const startWorker = () =>
-    startDeliveryWorker({
-      db: t.database.db,
-      notifier: t.database.notifier,
-      config: t.app.config,
-      log: t.app.log,
-      clock,
-      tuning: { shutdownGraceMs: 0, ...tuning },
-    });
+  const startWorker = () => startTestWorker(t, clock, tuning);
   let worker: Worker | undefined = await startWorker();
 
   return {

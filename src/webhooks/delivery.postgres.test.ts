@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createInvoice, createMerchant, manualClock, startTestApp, type TestApp } from '../../test/app.js';
 import { freshDatabase, onPostgres } from '../../test/database.js';
-import { addEndpoint, eventually, type Receiver, startReceiver } from '../../test/webhooks.js';
+import {
+  addEndpoint,
+  eventually,
+  type Receiver,
+  startReceiver,
+  startTestWorker,
+} from '../../test/webhooks.js';
 import type { Worker } from '../workers/loop.js';
-import { startDeliveryWorker } from './delivery-worker.js';
 
 const INVOICES = 60;
 
@@ -28,18 +33,7 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
     db = await freshDatabase();
     const env = { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' };
     apps = await Promise.all([0, 1].map(() => startTestApp({ databaseUrl: db.url, env, clock })));
-    workers = await Promise.all(
-      apps.map((t) =>
-        startDeliveryWorker({
-          db: t.database.db,
-          notifier: t.database.notifier,
-          config: t.app.config,
-          log: t.app.log,
-          clock,
-          tuning: { shutdownGraceMs: 0 },
-        }),
-      ),
-    );
+    workers = await Promise.all(apps.map((t) => startTestWorker(t, clock)));
     // Every first attempt fails and every second one succeeds: two rounds of claims to race on.
     receivers = await Promise.all([0, 1, 2].map(() => startReceiver(failFirstTimeOfEachEvent())));
   });

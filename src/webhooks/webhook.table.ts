@@ -47,3 +47,4 @@ export interface WebhookAttemptTable {
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
 import { EVENT_TYPES, type WebhookEventType } from './outbox.js';
-import type { WebhookEndpointRow } from './webhook.table.js';
+import type { WebhookAttemptRow, WebhookEndpointRow } from './webhook.table.js';
 
 /** What the admin API says about endpoints and their delivery log; the mappers are the only way to it. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES);
@@ -48,16 +48,8 @@ export function toEndpoint(row: WebhookEndpointRow) {
   };
 }
 
-export interface AttemptRow {
-  event_id: string;
-  type: string;
-  attempt: number;
-  started_at: Date;
-  duration_ms: number;
-  response_status: number | null;
-  error: string | null;
-  next_attempt_at: Date | null;
-}
+/** An attempt row of the delivery log, with its event's type joined in. */
+export type AttemptRow = Omit<WebhookAttemptRow, 'id' | 'delivery_id' | 'endpoint_id'> & { type: string };
 
 export function toAttempt(row: AttemptRow) {
   const ok = row.response_status !== null && row.response_status >= 200 && row.response_status < 300;
