@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { loadNetworks, NetworkConfigError, type NetworkRegistry } from './chains/networks.js';
 
 /**
  * The one schema for the environment. It is parsed once at start-up and frozen; nothing else in the
@@ -49,6 +50,8 @@ export interface Config {
   readonly role: 'all' | 'api' | 'worker';
   /** Allow webhook URLs on private and loopback addresses (and plain http to them): for local development. */
   readonly webhookAllowPrivate: boolean;
+  /** Every chain network Paydesk knows (src/chains/networks.ts); those with an RPC URL are watched. */
+  readonly networks: NetworkRegistry;
   readonly version: string;
 }
 
@@ -67,10 +70,21 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // One line, for a supervisor's log; it names the variables but never echoes a value (it may be a secret).
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  return fromEnv(env);
+  return fromEnv(env, networksFrom(source));
 }
 
-function fromEnv(env: Env): Config {
+// PAYDESK_NETWORKS and the PAYDESK_RPC_<NAME> variables are named by the networks themselves, so the
+// registry reads them (from the same source, once) rather than the schema above.
+function networksFrom(source: Record<string, string | undefined>): NetworkRegistry {
+  try {
+    return loadNetworks(source);
+  } catch (err) {
+    if (err instanceof NetworkConfigError) throw new ConfigError(`Invalid configuration: ${err.message}`);
+    throw err;
+  }
+}
+
+function fromEnv(env: Env, networks: NetworkRegistry): Config {
   const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   return Object.freeze({
     port: env.PORT,
@@ -84,6 +98,7 @@ function fromEnv(env: Env): Config {
     logLevel: env.LOG_LEVEL,
     role: env.PAYDESK_ROLE,
     webhookAllowPrivate: env.PAYDESK_WEBHOOK_ALLOW_PRIVATE,
+    networks,
     version: packageVersion,
   });
 }

@@ -16,7 +16,7 @@ async function main() {
   await migrate(database.db);
   const demoSecret =
     database.kind === 'pglite' && database.isNewEmbedded
-      ? await seedDemo(database.db, new Date())
+      ? await seedDemo(database.db, config.networks, new Date())
       : undefined;
   const limiter = config.redisUrl
     ? redisStore(new Redis(config.redisUrl, { enableAutoPipelining: true }))

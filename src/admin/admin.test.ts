@@ -89,6 +89,7 @@ describe('projects', () => {
       status: 'active',
       currency: 'USDT',
       network: 'sandbox',
+      xpub: null,
       invoice_ttl_seconds: 3600,
       created_at: expect.stringMatching(TIMESTAMP),
     });
@@ -110,8 +111,10 @@ describe('projects', () => {
     expect(await violations(call('POST', '/projects', body))).toEqual([
       'color: unknown_field',
       'currency: enum',
-      'network: enum',
     ]);
+    expect(
+      await violations(call('POST', '/projects', { account_id: id, name: 'S', network: 'dogechain' })),
+    ).toEqual(['network: enum']);
   });
 
   test('POST /projects for an unknown account is a VALIDATION_ERROR on account_id', async () => {
@@ -127,8 +130,8 @@ describe('projects', () => {
     );
     expect(changed).toMatchObject({ id, status: 'inactive', name: 'Renamed', invoice_ttl_seconds: 900 });
     expect(await violations(call('PATCH', `/projects/${id}`, {}))).toEqual(['body: min_properties']);
-    expect(await violations(call('PATCH', `/projects/${id}`, { currency: 'USDC' }))).toEqual([
-      'currency: unknown_field',
+    expect(await violations(call('PATCH', `/projects/${id}`, { color: 'red' }))).toEqual([
+      'color: unknown_field',
     ]);
     expect(await violations(call('PATCH', `/projects/${id}`, { invoice_ttl_seconds: 30 }))).toEqual([
       'invoice_ttl_seconds: minimum',

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ok } from '../http/envelope.js';
 import { sendApiError } from '../http/error-handler.js';
 import { noRoute } from '../http/routing.js';
-import { errorResponses, StringEnum, Success } from '../http/schemas.js';
+import { errorResponses, nullable, StringEnum, Success } from '../http/schemas.js';
 import {
   AccountSchema,
   ActiveStatusSchema,
@@ -11,7 +11,6 @@ import {
   CURRENCIES,
   MAX_TTL_SECONDS,
   MIN_TTL_SECONDS,
-  NETWORKS,
   ProjectSchema,
   toAccount,
   toApiKey,
@@ -23,6 +22,20 @@ import { webhookAdminRoutes } from '../webhooks/routes.js';
 import { adminGuard } from './authorize.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
+const NetworkName = Type.String({
+  pattern: '^[a-z0-9-]{1,32}$',
+  description: '`sandbox`, or a chain network of the registry (see docs/networks.md)',
+  examples: ['polygon'],
+});
+const Xpub = nullable(
+  Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "The account-level extended public key (BIP32, m/44'/60'/0') that deposit addresses are derived from; required on a chain, never a private key",
+    examples: ['xpub6C…'],
+  }),
+);
 const Ttl = Type.Integer({
   minimum: MIN_TTL_SECONDS,
   maximum: MAX_TTL_SECONDS,
@@ -99,7 +112,8 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
             account_id: Type.String({ minLength: 1 }),
             name: Name,
             currency: Type.Optional(StringEnum(CURRENCIES, { default: 'USDT' })),
-            network: Type.Optional(StringEnum(NETWORKS, { default: 'sandbox' })),
+            network: Type.Optional({ ...NetworkName, default: 'sandbox' }),
+            xpub: Type.Optional(Xpub),
             invoice_ttl_seconds: Type.Optional(Ttl),
           },
           { additionalProperties: false },
@@ -108,7 +122,7 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const project = await merchants.createProject(app.db, request.body, app.clock());
+      const project = await merchants.createProject(app.db, app.config.networks, request.body, app.clock());
       reply.code(201);
       return ok(request, 'Project created', toProject(project));
     },
@@ -127,6 +141,9 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
             status: Type.Optional(ActiveStatusSchema),
             name: Type.Optional(Name),
             invoice_ttl_seconds: Type.Optional(Ttl),
+            currency: Type.Optional(StringEnum(CURRENCIES)),
+            network: Type.Optional(NetworkName),
+            xpub: Type.Optional(Xpub),
           },
           { additionalProperties: false, minProperties: 1 },
         ),
@@ -134,7 +151,13 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const project = await merchants.updateProject(app.db, request.params.id, request.body, app.clock());
+      const project = await merchants.updateProject(
+        app.db,
+        app.config.networks,
+        request.params.id,
+        request.body,
+        app.clock(),
+      );
       return ok(request, 'Project updated', toProject(project));
     },
   );

@@ -1,3 +1,9 @@
+import type {
+  ChainBlockTable,
+  ChainCursorTable,
+  ChainTransferTable,
+  XpubIndexTable,
+} from '../chains/chain.table.js';
 import type { IdempotencyKeyTable, InvoiceCountTable, InvoiceTable } from '../invoices/invoice.table.js';
 import type { PaymentTable } from '../invoices/payment.table.js';
 import type { AccountTable, ApiKeyTable, ProjectTable } from '../merchants/merchant.table.js';
@@ -21,4 +27,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  xpub_indexes: XpubIndexTable;
+  chain_cursors: ChainCursorTable;
+  chain_blocks: ChainBlockTable;
+  chain_transfers: ChainTransferTable;
 }

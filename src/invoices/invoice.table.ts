@@ -15,6 +15,8 @@ export interface InvoiceTable {
   paid_at: Date | null;
   tx_hash: string | null;
   pay_address: string;
+  /** The child index of the project's xpub that pay_address was derived at; null on `sandbox`. */
+  address_index: string | null;
   /** numeric(38,18): the sum of confirmed payments. */
   amount_paid: Generated<string>;
   paid_late: Generated<boolean>;

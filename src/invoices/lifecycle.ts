@@ -121,6 +121,17 @@ function applyObservation(
       detected = true;
     } else if (existing.status === 'pending' && o.confirmed) {
       payment = { ...existing, status: 'confirmed', confirmedAt: now };
+    } else if (existing.status === 'reversed') {
+      // Mined again after a reorganisation dropped it: the payment stands again, seen anew.
+      payment = {
+        ...existing,
+        amount: o.amount,
+        status: o.confirmed ? 'confirmed' : 'pending',
+        seenAt: now,
+        confirmedAt: o.confirmed ? now : null,
+        reversedAt: null,
+      };
+      detected = true;
     } else {
       return undefined; // a repeated observation changes nothing
     }

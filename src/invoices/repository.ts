@@ -45,6 +45,7 @@ export async function insertInvoice(
     created.id,
     created.type,
     created.body,
+    row.address_index,
   ];
   const rows = claim
     ? await insertClaimingKey(db, [...values, claim.key, claim.fingerprint, claim.expiredBefore])
@@ -54,19 +55,19 @@ export async function insertInvoice(
 
 // The statement is compiled once (two shapes: with and without an idempotency claim) and runs as a
 // prepared statement: $1 id, $2 project, $3 amount, $4 currency, $5 network, $6 order id, $7 metadata,
-// $8 expiry, $9 pay address, $10 now, $11 API key id, $12 event id, $13 event type, $14 event body;
-// with a claim, $15 idempotency key, $16 request fingerprint, $17 reclaimable-before.
+// $8 expiry, $9 pay address, $10 now, $11 API key id, $12 event id, $13 event type, $14 event body,
+// $15 address index; with a claim, $16 idempotency key, $17 request fingerprint, $18 reclaimable-before.
 const v = (n: number, type: string) => sql.raw(`$${n}::${type}`);
 
 function insertStatement(withClaim: boolean) {
   const claimCte = withClaim
     ? sql`claim as (
         insert into idempotency_keys (project_id, key, request_hash, invoice_id, created_at)
-        select ${v(2, 'text')}, ${v(15, 'text')}, ${v(16, 'text')}, ${v(1, 'text')}, ${v(10, 'timestamptz')}
+        select ${v(2, 'text')}, ${v(16, 'text')}, ${v(17, 'text')}, ${v(1, 'text')}, ${v(10, 'timestamptz')}
         where ${liveKey(param(11))}
         on conflict (project_id, key) do update
           set request_hash = excluded.request_hash, invoice_id = excluded.invoice_id, created_at = excluded.created_at
-          where idempotency_keys.created_at < ${v(17, 'timestamptz')}
+          where idempotency_keys.created_at < ${v(18, 'timestamptz')}
         returning invoice_id
       ),`
     : sql``;
@@ -74,9 +75,9 @@ function insertStatement(withClaim: boolean) {
     with ${claimCte}
     inv as (
       insert into invoices (id, project_id, status, amount, currency, network, order_id, metadata,
-                            payment_expires_at, pay_address, created_at, updated_at)
+                            payment_expires_at, pay_address, address_index, created_at, updated_at)
       select ${v(1, 'text')}, ${v(2, 'text')}, 'pending', ${v(3, 'numeric')}, ${v(4, 'text')}, ${v(5, 'text')},
-             ${v(6, 'text')}, ${v(7, 'jsonb')}, ${v(8, 'timestamptz')}, ${v(9, 'text')},
+             ${v(6, 'text')}, ${v(7, 'jsonb')}, ${v(8, 'timestamptz')}, ${v(9, 'text')}, ${v(15, 'bigint')},
              ${v(10, 'timestamptz')}, ${v(10, 'timestamptz')}
       ${withClaim ? sql`from claim` : sql`where ${liveKey(param(11))}`}
       returning *

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { newDepositAddress } from '../chains/addresses.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../merchants/authenticate.js';
+import { SANDBOX } from '../merchants/merchant.js';
 import { newEvent } from '../webhooks/outbox.js';
 import { parseAmount } from './amount.js';
 import { IDEMPOTENCY_RETENTION_MS, requestFingerprint } from './idempotency.js';
@@ -37,6 +39,11 @@ export async function createInvoice(
   if (!amount.ok)
     throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
   const id = newId('inv');
+  // On a chain the address is the next one of the project's xpub; on `sandbox` a synthetic one.
+  const deposit =
+    principal.network === SANDBOX
+      ? { address: sandboxAddress(id), index: null }
+      : await newDepositAddress(db, principal.projectId);
   const row: InvoiceRow = {
     id,
     project_id: principal.projectId,
@@ -49,7 +56,8 @@ export async function createInvoice(
     payment_expires_at: new Date(now.getTime() + principal.invoiceTtlSeconds * 1000),
     paid_at: null,
     tx_hash: null,
-    pay_address: sandboxAddress(id),
+    pay_address: deposit.address,
+    address_index: deposit.index,
     amount_paid: '0',
     paid_late: false,
     failure_reason: null,

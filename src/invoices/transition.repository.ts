@@ -1,13 +1,18 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { InvoiceRow } from './invoice.table.js';
-import { LATE_PAYMENT_WINDOW_MS, type Payment } from './lifecycle.js';
-import { fromUnits } from './money.js';
+import { LATE_PAYMENT_WINDOW_MS } from './lifecycle.js';
+import type { PaymentRow } from './payment.table.js';
 
 type Tx = Transaction<Database>;
 
 export function lockInvoice(tx: Tx, id: string) {
   return tx.selectFrom('invoices').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Locks the rows in id order (the caller sorts), so that overlapping batches cannot deadlock. */
+export function lockInvoices(tx: Tx, ids: string[]) {
+  return tx.selectFrom('invoices').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
 }
 
 export function paymentsOf(tx: Tx, invoiceIds: string[]) {
@@ -34,24 +39,23 @@ export function claimOverdue(tx: Tx, now: Date, limit: number) {
     .execute();
 }
 
-export async function savePayment(tx: Tx, invoiceId: string, p: Payment): Promise<void> {
+/**
+ * Upserts payments in one statement. A payment observed again keeps its row; one a reorganisation
+ * reversed and that is mined again takes its new amount, times and status.
+ */
+export async function savePayments(tx: Tx, rows: PaymentRow[]): Promise<void> {
+  if (rows.length === 0) return;
   await tx
     .insertInto('payments')
-    .values({
-      invoice_id: invoiceId,
-      tx_hash: p.txHash,
-      amount: fromUnits(p.amount),
-      status: p.status,
-      seen_at: p.seenAt,
-      confirmed_at: p.confirmedAt,
-      reversed_at: p.reversedAt,
-    })
+    .values(rows)
     .onConflict((oc) =>
-      oc.columns(['invoice_id', 'tx_hash']).doUpdateSet({
-        status: p.status,
-        confirmed_at: p.confirmedAt,
-        reversed_at: p.reversedAt,
-      }),
+      oc.columns(['invoice_id', 'tx_hash']).doUpdateSet((eb) => ({
+        amount: eb.ref('excluded.amount'),
+        status: eb.ref('excluded.status'),
+        seen_at: eb.ref('excluded.seen_at'),
+        confirmed_at: eb.ref('excluded.confirmed_at'),
+        reversed_at: eb.ref('excluded.reversed_at'),
+      })),
     )
     .execute();
 }

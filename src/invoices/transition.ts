@@ -70,10 +70,37 @@ export async function expireDue(
   });
 }
 
+/**
+ * Several observations in one transaction (a chain watcher's block of transfers): the invoices are
+ * locked in id order, so two batches over overlapping invoices can never deadlock, and a batch costs
+ * a handful of statements whatever its size. Observations of one invoice apply in the order given.
+ */
+export async function observeMany(
+  db: Kysely<Database>,
+  items: ReadonlyArray<{ invoiceId: string; observation: Observation }>,
+  now: Date,
+  publicBaseUrl: string,
+): Promise<void> {
+  if (items.length === 0) return;
+  const ids = [...new Set(items.map((i) => i.invoiceId))].sort();
+  await db.transaction().execute(async (tx) => {
+    const rows = await repo.lockInvoices(tx, ids);
+    const payments = await repo.paymentsOf(tx, ids);
+    const current = new Map(rows.map((r) => [r.id, { row: r, payments: [] as PaymentRow[] }]));
+    for (const p of payments) current.get(p.invoice_id)?.payments.push(p);
+    const changes = new Changes(now, publicBaseUrl);
+    for (const { invoiceId, observation } of items) {
+      const entry = current.get(invoiceId);
+      if (entry) entry.row = changes.apply(entry.row, entry.payments, observation);
+    }
+    await changes.save(tx);
+  });
+}
+
 /** What one transaction changes: invoices, payments and events, written together by save(). */
 class Changes {
-  private readonly invoices: InvoiceRow[] = [];
-  private readonly payments: Array<{ invoiceId: string; payment: Payment }> = [];
+  private readonly invoices = new Map<string, InvoiceRow>();
+  private readonly payments = new Map<string, PaymentRow>();
   private readonly events: OutboxEvent[] = [];
 
   constructor(
@@ -81,21 +108,40 @@ class Changes {
     private readonly publicBaseUrl: string,
   ) {}
 
+  /** Applies one observation; `payments` (the invoice's rows) is kept up to date for the next one. */
   apply(row: InvoiceRow, payments: PaymentRow[], observation: Observation): InvoiceRow {
     const outcome = transition(toState(row, payments), observation, this.now);
     if (!outcome.changed) return row;
-    if (outcome.payment) this.payments.push({ invoiceId: row.id, payment: outcome.payment });
+    if (outcome.payment) {
+      const saved = toPaymentRow(row.id, outcome.payment);
+      const at = payments.findIndex((p) => p.tx_hash === saved.tx_hash);
+      if (at >= 0) payments[at] = saved;
+      else payments.push(saved);
+      this.payments.set(`${row.id} ${saved.tx_hash}`, saved);
+    }
     const next = toRow(row, outcome.state, this.now);
-    this.invoices.push(next);
+    this.invoices.set(row.id, next);
     for (const e of outcome.emitted) this.events.push(toEvent(row, e, this.now, this.publicBaseUrl));
     return next;
   }
 
   async save(tx: Transaction<Database>): Promise<void> {
-    for (const { invoiceId, payment } of this.payments) await repo.savePayment(tx, invoiceId, payment);
-    await repo.saveInvoices(tx, this.invoices);
+    await repo.savePayments(tx, [...this.payments.values()]);
+    await repo.saveInvoices(tx, [...this.invoices.values()]);
     await writeEvents(tx, this.events, this.now);
   }
+}
+
+function toPaymentRow(invoiceId: string, p: Payment): PaymentRow {
+  return {
+    invoice_id: invoiceId,
+    tx_hash: p.txHash,
+    amount: fromUnits(p.amount),
+    status: p.status,
+    seen_at: p.seenAt,
+    confirmed_at: p.confirmedAt,
+    reversed_at: p.reversedAt,
+  };
 }
 
 function toState(row: InvoiceRow, payments: PaymentRow[]): InvoiceState {
@@ -107,7 +153,7 @@ function toState(row: InvoiceRow, payments: PaymentRow[]): InvoiceState {
     txHash: row.tx_hash,
     paidLate: row.paid_late,
     failureReason: row.failure_reason,
-    payments: payments
+    payments: [...payments]
       .sort((a, b) => a.seen_at.getTime() - b.seen_at.getTime())
       .map((p) => ({
         txHash: p.tx_hash,

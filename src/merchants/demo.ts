@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { NetworkRegistry } from '../chains/networks.js';
 import type { Database } from '../db/schema.js';
 import { createAccount, createProject, issueApiKey } from './service.js';
 
@@ -6,12 +7,17 @@ import { createAccount, createProject, issueApiKey } from './service.js';
  * A brand-new embedded database gets a demo account, a sandbox project and a key, so that
  * `npm start` is immediately usable. Returns the secret, which the caller prints once.
  */
-export async function seedDemo(db: Kysely<Database>, now: Date): Promise<string | undefined> {
+export async function seedDemo(
+  db: Kysely<Database>,
+  networks: NetworkRegistry,
+  now: Date,
+): Promise<string | undefined> {
   const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (existing) return undefined;
   const account = await createAccount(db, { name: 'Demo account' }, now);
   const project = await createProject(
     db,
+    networks,
     { account_id: account.id, name: 'Demo shop', network: 'sandbox' },
     now,
   );

@@ -17,6 +17,8 @@ export interface ProjectTable {
   status: ActiveStatus;
   currency: string;
   network: string;
+  /** The extended public key deposit addresses come from; null on `sandbox`. */
+  xpub: string | null;
   invoice_ttl_seconds: number;
   created_at: Date;
   updated_at: Date;

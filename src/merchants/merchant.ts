@@ -5,7 +5,8 @@ import type { AccountRow, ApiKeyRow, ProjectRow } from './merchant.table.js';
 /** What the API says about accounts, projects and keys; the mappers below are the only way to it. */
 export const ActiveStatusSchema = StringEnum(['active', 'inactive']);
 export const CURRENCIES = ['USDT', 'USDC'] as const;
-export const NETWORKS = ['sandbox'] as const;
+/** The simulated network whose payments are made by hand (contract §11); every other network is a chain. */
+export const SANDBOX = 'sandbox';
 export const MIN_TTL_SECONDS = 60;
 export const MAX_TTL_SECONDS = 604_800;
 
@@ -27,6 +28,7 @@ export const ProjectSchema = Type.Object(
     status: ActiveStatusSchema,
     currency: Type.String({ examples: ['USDT'] }),
     network: Type.String({ examples: ['sandbox'] }),
+    xpub: nullable(Type.String({ description: 'The extended public key deposit addresses come from' })),
     invoice_ttl_seconds: Type.Integer(),
     created_at: Timestamp,
   },
@@ -59,6 +61,7 @@ export function toProject(row: ProjectRow) {
     status: row.status,
     currency: row.currency,
     network: row.network,
+    xpub: row.xpub,
     invoice_ttl_seconds: row.invoice_ttl_seconds,
     created_at: row.created_at.toISOString(),
   };

@@ -31,9 +31,18 @@ export function insertProject(db: Db, row: ProjectTable) {
 export function updateProject(
   db: Db,
   id: string,
-  changes: Partial<Pick<ProjectTable, 'status' | 'name' | 'invoice_ttl_seconds' | 'updated_at'>>,
+  changes: Partial<
+    Pick<
+      ProjectTable,
+      'status' | 'name' | 'invoice_ttl_seconds' | 'network' | 'currency' | 'xpub' | 'updated_at'
+    >
+  >,
 ) {
   return db.updateTable('projects').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export function lockProject(db: Db, id: string) {
+  return db.selectFrom('projects').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 export function findProject(db: Db, id: string) {

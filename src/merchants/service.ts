@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { NetworkRegistry } from '../chains/networks.js';
+import { paymentSettingsErrors } from '../chains/settings.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { generateApiKey, hashApiKey, last4 } from './api-key.js';
+import { SANDBOX } from './merchant.js';
 import type { ActiveStatus } from './merchant.table.js';
 import * as repo from './repository.js';
 
@@ -31,10 +34,23 @@ export interface NewProject {
   name: string;
   currency?: string | undefined;
   network?: string | undefined;
+  xpub?: string | null | undefined;
   invoice_ttl_seconds?: number | undefined;
 }
 
-export async function createProject(db: Kysely<Database>, input: NewProject, now: Date) {
+export async function createProject(
+  db: Kysely<Database>,
+  networks: NetworkRegistry,
+  input: NewProject,
+  now: Date,
+) {
+  const settings = {
+    currency: input.currency ?? 'USDT',
+    network: input.network ?? SANDBOX,
+    xpub: input.xpub ?? null,
+  };
+  const problems = paymentSettingsErrors(networks, settings);
+  if (problems.length > 0) throw ApiError.validation(problems);
   const account = await repo.findAccount(db, input.account_id);
   if (!account) {
     throw ApiError.validation([
@@ -46,8 +62,7 @@ export async function createProject(db: Kysely<Database>, input: NewProject, now
     account_id: account.id,
     name: input.name,
     status: 'active',
-    currency: input.currency ?? 'USDT',
-    network: input.network ?? 'sandbox',
+    ...settings,
     invoice_ttl_seconds: input.invoice_ttl_seconds ?? 3600,
     created_at: now,
     updated_at: now,
@@ -58,10 +73,28 @@ export interface ProjectChanges {
   status?: ActiveStatus | undefined;
   name?: string | undefined;
   invoice_ttl_seconds?: number | undefined;
+  network?: string | undefined;
+  currency?: string | undefined;
+  xpub?: string | null | undefined;
 }
 
-export async function updateProject(db: Kysely<Database>, id: string, changes: ProjectChanges, now: Date) {
+export async function updateProject(
+  db: Kysely<Database>,
+  networks: NetworkRegistry,
+  id: string,
+  changes: ProjectChanges,
+  now: Date,
+) {
   return db.transaction().execute(async (tx) => {
+    const current = await repo.lockProject(tx, id);
+    if (!current) throw ApiError.notFound('No project with this id');
+    // The payment settings are checked as they will be after the change, all three together.
+    const problems = paymentSettingsErrors(networks, {
+      network: changes.network ?? current.network,
+      currency: changes.currency ?? current.currency,
+      xpub: changes.xpub === undefined ? current.xpub : changes.xpub,
+    });
+    if (problems.length > 0) throw ApiError.validation(problems);
     const row = await repo.updateProject(tx, id, { ...changes, updated_at: now });
     if (!row) throw ApiError.notFound('No project with this id');
     // Cached verifications carry the project's status and invoice settings.

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { startChainWatchers } from '../chains/start.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { startExpiryWorker } from '../invoices/expiry-worker.js';
@@ -18,6 +19,7 @@ export async function startWorkers(deps: {
   const { database, config, log, clock } = deps;
   const now = clock ?? (() => new Date());
   return [
+    ...startChainWatchers({ database, config, log, clock }),
     startExpiryWorker({ db: database.db, publicBaseUrl: config.publicBaseUrl, log, clock }),
     await startDeliveryWorker({ db: database.db, notifier: database.notifier, config, log, clock }),
     // Idempotency keys are kept 24 h, then purged; running this on every instance is harmless.

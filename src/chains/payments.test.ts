@@ -1,0 +1,186 @@
+import type { Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Merchant, manualClock, startTestApp, type TestApp } from '../../test/app.js';
+import { type LocalChain, startChain, stopAllChains } from '../../test/chain.js';
+import {
+  type ChainTokens,
+  caughtUp,
+  chainMerchant,
+  deployTokens,
+  getInvoice,
+  localNetworkEnv,
+  newInvoice,
+} from '../../test/chain-app.js';
+import { eventually } from '../../test/webhooks.js';
+import { fromUnits, toUnits } from '../invoices/money.js';
+import { toTokenUnits } from './units.js';
+
+// A real Hardhat node, the real app with its workers, and USDT/USDC test tokens of 6 decimals.
+// Confirmations: 3, so a payment is confirmed once its block and two more are mined.
+const USD = (amount: string) => toTokenUnits(toUnits(amount), 6); // "10.50" → 10500000n
+
+let chain: LocalChain;
+let tokens: ChainTokens;
+let t: TestApp;
+let m: Merchant;
+const clock = manualClock();
+
+beforeAll(async () => {
+  chain = await startChain();
+  tokens = await deployTokens(chain);
+  t = await startTestApp({ env: localNetworkEnv(chain, tokens), workers: true, clock });
+  m = await chainMerchant(t);
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+  await stopAllChains();
+});
+
+const pay = (to: string, amount: string, token: Address = tokens.usdt) =>
+  chain.transfer(token, to as Address, USD(amount));
+
+async function paymentsOf(invoiceId: string) {
+  return t.database.db
+    .selectFrom('payments')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('seen_at')
+    .execute()
+    .then((rows) => rows.map((r) => ({ ...r, amount: fromUnits(toUnits(r.amount)) })));
+}
+
+describe('a payment found on chain', () => {
+  test('is seen at inclusion, then confirmed block by block until the invoice is paid', async () => {
+    const inv = await newInvoice(t, m, '10.50');
+    const tx = await pay(inv.pay_address, '10.50');
+    await caughtUp(t, chain);
+    const seen = await getInvoice(t, m, inv.id);
+    expect(seen).toMatchObject({ status: 'pending', tx_hash: tx, amount_paid: '0.00', paid_at: null });
+    expect(await paymentsOf(inv.id)).toMatchObject([{ tx_hash: tx, status: 'pending', amount: '10.50' }]);
+
+    await chain.mine(1); // 2 confirmations of 3
+    await caughtUp(t, chain);
+    expect((await getInvoice(t, m, inv.id)).status).toBe('pending');
+
+    await chain.mine(1); // 3 of 3
+    const paid = await eventually(async () => {
+      const i = await getInvoice(t, m, inv.id);
+      return i.status === 'paid' && i;
+    });
+    expect(paid).toMatchObject({ tx_hash: tx, amount_paid: '10.50', paid_late: false });
+    expect(paid.paid_at).toEqual(expect.any(String));
+  });
+
+  test('two partial payments add up to paid', async () => {
+    const inv = await newInvoice(t, m, '10.50');
+    await pay(inv.pay_address, '4.00');
+    await chain.mine(3);
+    await caughtUp(t, chain);
+    expect(await getInvoice(t, m, inv.id)).toMatchObject({ status: 'pending', amount_paid: '4.00' });
+    const second = await pay(inv.pay_address, '6.50');
+    await chain.mine(2);
+    const paid = await eventually(async () => {
+      const i = await getInvoice(t, m, inv.id);
+      return i.status === 'paid' && i;
+    });
+    expect(paid).toMatchObject({ amount_paid: '10.50', tx_hash: second });
+    expect(await paymentsOf(inv.id)).toHaveLength(2);
+  });
+
+  test('an over-payment is paid, with the whole amount recorded', async () => {
+    const inv = await newInvoice(t, m, '10.50');
+    await pay(inv.pay_address, '12.25');
+    await chain.mine(2);
+    const paid = await eventually(async () => {
+      const i = await getInvoice(t, m, inv.id);
+      return i.status === 'paid' && i;
+    });
+    expect(paid.amount_paid).toBe('12.25');
+  });
+
+  test('several Transfer logs of one transaction to one address are one payment of their sum', async () => {
+    const inv = await newInvoice(t, m, '10.00');
+    const to = inv.pay_address as Address;
+    const tx = await chain.batchTransfer(tokens.usdt, [to, to], [USD('3.00'), USD('7.00')]);
+    await chain.mine(2);
+    const paid = await eventually(async () => {
+      const i = await getInvoice(t, m, inv.id);
+      return i.status === 'paid' && i;
+    });
+    expect(paid).toMatchObject({ amount_paid: '10.00', tx_hash: tx });
+    expect(await paymentsOf(inv.id)).toMatchObject([{ tx_hash: tx, amount: '10.00' }]);
+  });
+
+  test('another token, or the right token to another address, is ignored', async () => {
+    const inv = await newInvoice(t, m, '10.00');
+    await pay(inv.pay_address, '10.00', tokens.usdc); // the project bills in USDT
+    await pay(inv.pay_address, '10.00', tokens.other); // a token Paydesk does not know
+    await pay(chain.accounts[5] as Address, '10.00'); // USDT, but not to the invoice
+    await chain.mine(3);
+    await caughtUp(t, chain);
+    expect(await getInvoice(t, m, inv.id)).toMatchObject({
+      status: 'pending',
+      tx_hash: null,
+      amount_paid: '0.00',
+    });
+    expect(await paymentsOf(inv.id)).toEqual([]);
+  });
+});
+
+describe('payments around the deadline', () => {
+  test('a payment first seen before the deadline and confirmed after it pays the invoice on time', async () => {
+    const inv = await newInvoice(t, m, '5.00');
+    await pay(inv.pay_address, '5.00');
+    await caughtUp(t, chain);
+    clock.advance(3_600_000 + 1000); // past the default 1 h TTL; the payment holds the invoice open
+    await new Promise((r) => setTimeout(r, 1500)); // the expiry worker has run meanwhile
+    expect((await getInvoice(t, m, inv.id)).status).toBe('pending');
+    await chain.mine(2);
+    const paid = await eventually(async () => {
+      const i = await getInvoice(t, m, inv.id);
+      return i.status === 'paid' && i;
+    });
+    expect(paid.paid_late).toBe(false);
+  });
+
+  test('an expired invoice paid within 24 h is paid late', async () => {
+    const inv = await newInvoice(t, m, '5.00');
+    clock.advance(3_600_000 + 1000);
+    await eventually(async () => (await getInvoice(t, m, inv.id)).status === 'expired');
+    await pay(inv.pay_address, '5.00');
+    await chain.mine(2);
+    const paid = await eventually(async () => {
+      const i = await getInvoice(t, m, inv.id);
+      return i.status === 'paid' && i;
+    });
+    expect(paid).toMatchObject({ paid_late: true, amount_paid: '5.00' });
+  });
+
+  test('an expired invoice part-paid within 24 h fails as underpaid', async () => {
+    const inv = await newInvoice(t, m, '5.00');
+    clock.advance(3_600_000 + 1000);
+    await eventually(async () => (await getInvoice(t, m, inv.id)).status === 'expired');
+    await pay(inv.pay_address, '2.00');
+    await chain.mine(2);
+    const failed = await eventually(async () => {
+      const i = await getInvoice(t, m, inv.id);
+      return i.status === 'failed' && i;
+    });
+    expect(failed).toMatchObject({ failure_reason: 'underpaid', amount_paid: '2.00' });
+  });
+
+  test('a payment more than 24 h after expiry is not taken', async () => {
+    const inv = await newInvoice(t, m, '5.00');
+    clock.advance(3_600_000 + 25 * 3_600_000);
+    await eventually(async () => (await getInvoice(t, m, inv.id)).status === 'expired');
+    await pay(inv.pay_address, '5.00');
+    await chain.mine(3);
+    await caughtUp(t, chain);
+    expect(await getInvoice(t, m, inv.id)).toMatchObject({
+      status: 'expired',
+      amount_paid: '0.00',
+      tx_hash: null,
+    });
+  });
+});

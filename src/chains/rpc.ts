@@ -1,0 +1,99 @@
+import {
+  BaseError,
+  BlockNotFoundError,
+  createPublicClient,
+  HttpRequestError,
+  http,
+  parseAbiItem,
+  TimeoutError,
+  webSocket,
+} from 'viem';
+
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const RPC_TIMEOUT_MS = 15_000;
+
+export interface TransferLog {
+  /** The token contract, lower-case. */
+  token: string;
+  /** EIP-55 checksummed, as pay addresses are stored. */
+  to: string;
+  value: bigint;
+  txHash: string;
+  blockNumber: bigint;
+  blockHash: string;
+}
+
+/** The three questions a watcher asks a node. */
+export interface ChainReader {
+  head(): Promise<bigint>;
+  /** Null when the node has no block at that height (the chain is shorter after a reorganisation). */
+  blockHash(number: bigint): Promise<string | null>;
+  transfers(tokens: readonly string[], from: bigint, to: bigint): Promise<TransferLog[]>;
+}
+
+export function chainReader(rpcUrl: string): ChainReader {
+  // No retries inside the client: the watcher backs off and retries whole steps itself, and a step
+  // that fails half-way is simply run again from the cursor.
+  const transport = rpcUrl.startsWith('ws')
+    ? webSocket(rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS })
+    : http(rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS });
+  const client = createPublicClient({ transport });
+  return {
+    head: () => call('eth_blockNumber', () => client.getBlockNumber({ cacheTime: 0 })),
+    blockHash: (number) =>
+      call('eth_getBlockByNumber', async () => {
+        try {
+          return (await client.getBlock({ blockNumber: number, includeTransactions: false })).hash;
+        } catch (err) {
+          if (err instanceof BlockNotFoundError) return null;
+          throw err;
+        }
+      }),
+    async transfers(tokens, from, to) {
+      if (tokens.length === 0) return [];
+      const logs = await call('eth_getLogs', () =>
+        client.getLogs({
+          address: tokens as `0x${string}`[],
+          event: TRANSFER,
+          fromBlock: from,
+          toBlock: to,
+          strict: true,
+        }),
+      );
+      return logs
+        .filter((l) => !l.removed && l.args.value > 0n)
+        .map((l) => ({
+          token: l.address.toLowerCase(),
+          to: l.args.to,
+          value: l.args.value,
+          txHash: l.transactionHash,
+          blockNumber: l.blockNumber,
+          blockHash: l.blockHash,
+        }));
+    },
+  };
+}
+
+/** A failed node call, described without the RPC URL (it often embeds the provider's API key). */
+export class RpcError extends Error {
+  constructor(
+    readonly method: string,
+    readonly status: number | undefined,
+    detail: string,
+  ) {
+    super(`${method} failed${status ? ` (HTTP ${status})` : ''}: ${detail}`);
+  }
+}
+
+async function call<T>(method: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof BaseError) {
+      const status = err.walk((e) => e instanceof HttpRequestError) as HttpRequestError | null;
+      const timedOut = err.walk((e) => e instanceof TimeoutError) !== null;
+      throw new RpcError(method, status?.status, timedOut ? 'timed out' : err.shortMessage);
+    }
+    throw new RpcError(method, undefined, (err as Error).name);
+  }
+}

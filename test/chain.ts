@@ -1,0 +1,214 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  getContractAddress,
+  type Hash,
+  type Hex,
+  http,
+} from 'viem';
+import { hardhat } from 'viem/chains';
+import { freePort } from './process.js';
+
+// Hardhat refuses to run from outside the project that installs it, so the child's cwd is the repository.
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CONFIG = fileURLToPath(new URL('./chain/hardhat.config.cjs', import.meta.url));
+const HARDHAT_CLI = createRequire(import.meta.url).resolve('hardhat/internal/cli/bootstrap.js');
+const EXIT_WITH_PARENT = fileURLToPath(new URL('./chain/exit-with-parent.cjs', import.meta.url));
+const ARTIFACT = JSON.parse(readFileSync(new URL('./chain/TestToken.json', import.meta.url), 'utf8'));
+
+/** TestToken's ABI (test/chain/TestToken.sol, compiled by scripts/compile-test-token.ts). */
+export const TOKEN_ABI: Abi = ARTIFACT.abi;
+const TOKEN_BYTECODE: Hex = ARTIFACT.bytecode;
+
+function clients(rpcUrl: string, account: Address) {
+  // cacheTime 0: viem otherwise serves a block number up to 4 s old, and tests mine blocks by hand.
+  const transport = http(rpcUrl, { retryCount: 0 });
+  return {
+    publicClient: createPublicClient({ chain: hardhat, transport, pollingInterval: 50, cacheTime: 0 }),
+    wallet: createWalletClient({ chain: hardhat, transport, account }),
+    testClient: createTestClient({ chain: hardhat, transport, mode: 'hardhat' }),
+  };
+}
+type Clients = ReturnType<typeof clients>;
+
+export interface LocalChain {
+  readonly rpcUrl: string;
+  readonly chainId: number;
+  readonly publicClient: Clients['publicClient'];
+  /** Sends as Hardhat account #0 (the node holds the keys of all 20 accounts and signs for them). */
+  readonly wallet: Clients['wallet'];
+  readonly testClient: Clients['testClient'];
+  /** Hardhat's 20 funded accounts; accounts[0] is the default sender. */
+  readonly accounts: readonly Address[];
+  /** Deploys a TestToken; its address is known even with automine off (from the sender's nonce). */
+  deployToken(options: { symbol: string; decimals: number; name?: string }): Promise<Address>;
+  /** Anyone may mint a TestToken; emits Transfer from the zero address. */
+  mint(token: Address, to: Address, units: bigint): Promise<Hash>;
+  transfer(token: Address, to: Address, units: bigint, from?: Address): Promise<Hash>;
+  /** One transaction, one Transfer event per recipient; `from` needs the total balance. */
+  batchTransfer(
+    token: Address,
+    to: readonly Address[],
+    units: readonly bigint[],
+    from?: Address,
+  ): Promise<Hash>;
+  mine(blocks?: number): Promise<void>;
+  /** With automine off, transactions wait in the mempool until mine(). */
+  setAutomine(on: boolean): Promise<void>;
+  snapshot(): Promise<Hex>;
+  /** Back to the snapshot: later blocks are gone (a reorg). Hardhat forgets an id once reverted to. */
+  revert(id: Hex): Promise<void>;
+  blockNumber(): Promise<bigint>;
+  readonly pid: number;
+  /** What the node printed, for a failing test's message. */
+  output(): string;
+  /** Kills the node and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+const running = new Set<LocalChain>();
+
+/** Starts `hardhat node` as a real child process on a free port and waits until it answers JSON-RPC. */
+export async function startChain(): Promise<LocalChain> {
+  const port = await freePort();
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    process.execPath,
+    [
+      '--require',
+      EXIT_WITH_PARENT,
+      HARDHAT_CLI,
+      '--config',
+      CONFIG,
+      'node',
+      '--hostname',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ],
+    {
+      cwd: ROOT,
+      // CI=true turns off Hardhat's telemetry, Sentry reports and banners, whatever the user's settings.
+      env: { ...process.env, CI: 'true', HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  const keep = (chunk: string) => {
+    out = (out + chunk).slice(-20_000);
+  };
+  child.stdout.setEncoding('utf8').on('data', keep);
+  child.stderr.setEncoding('utf8').on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A test worker that dies must not leave a node behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+    process.off('exit', killOnExit);
+  };
+
+  try {
+    await waitForRpc(rpcUrl, exited, () => out);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const accounts = await createWalletClient({ transport: http(rpcUrl) }).getAddresses();
+  const local: LocalChain = {
+    ...chainActions({ rpcUrl, accounts, ...clients(rpcUrl, accounts[0] as Address) }),
+    pid: child.pid ?? -1,
+    output: () => out,
+    async stop() {
+      running.delete(local);
+      await stop();
+    },
+  };
+  running.add(local);
+  return local;
+}
+
+/** Stops every chain still running: call from afterAll so a failed test leaves no node behind. */
+export async function stopAllChains(): Promise<void> {
+  await Promise.all([...running].map((c) => c.stop()));
+}
+
+async function waitForRpc(rpcUrl: string, exited: Promise<void>, output: () => string): Promise<void> {
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  const probe = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+  const deadline = Date.now() + 60_000;
+  while (!gone && Date.now() < deadline) {
+    try {
+      if ((await probe.getChainId()) === hardhat.id) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`hardhat node ${gone ? 'exited' : 'did not answer within 60 s'}:\n${output()}`);
+}
+
+function chainActions(c: Clients & { rpcUrl: string; accounts: Address[] }) {
+  const { publicClient, wallet, testClient } = c;
+  const sender = c.accounts[0] as Address;
+  let automine = true;
+  const write = (token: Address, functionName: string, args: unknown[], from = sender, gas?: bigint) =>
+    wallet.writeContract({ address: token, abi: TOKEN_ABI, functionName, args, account: from, gas });
+
+  return {
+    rpcUrl: c.rpcUrl,
+    chainId: hardhat.id,
+    publicClient,
+    wallet,
+    testClient,
+    accounts: Object.freeze(c.accounts),
+    async deployToken({
+      symbol,
+      decimals,
+      name = `Test ${symbol}`,
+    }: {
+      symbol: string;
+      decimals: number;
+      name?: string;
+    }) {
+      const nonce = await publicClient.getTransactionCount({ address: sender, blockTag: 'pending' });
+      const hash = await wallet.deployContract({
+        abi: TOKEN_ABI,
+        bytecode: TOKEN_BYTECODE,
+        args: [name, symbol, decimals],
+      });
+      if (!automine) return getContractAddress({ from: sender, nonce: BigInt(nonce) });
+      const receipt = await publicClient.getTransactionReceipt({ hash });
+      if (!receipt.contractAddress) throw new Error(`deploying ${symbol} created no contract`);
+      return receipt.contractAddress;
+    },
+    mint: (token: Address, to: Address, units: bigint) => write(token, 'mint', [to, units]),
+    transfer: (token: Address, to: Address, units: bigint, from?: Address) =>
+      write(token, 'transfer', [to, units], from),
+    batchTransfer: (token: Address, to: readonly Address[], units: readonly bigint[], from?: Address) =>
+      // The node gives a transaction without a gas limit 2^24 gas, too little for ~600 fresh recipients;
+      // ~26,000 gas each (a new balance slot and a log) plus headroom, under the 100M block limit.
+      write(token, 'batchTransfer', [to, units], from, 100_000n + 30_000n * BigInt(to.length)),
+    mine: (blocks = 1) => testClient.mine({ blocks }),
+    async setAutomine(on: boolean) {
+      await testClient.setAutomine(on);
+      automine = on;
+    },
+    snapshot: () => testClient.snapshot(),
+    async revert(id: Hex) {
+      await testClient.revert({ id });
+    },
+    blockNumber: () => publicClient.getBlockNumber(),
+  };
+}
