@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Kysely } from 'kysely';
 import { adminApi } from './admin/routes.js';
+import { checkoutRoutes } from './checkout/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Database } from './db/schema.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { prefix: '/v1' });
   await app.register(merchantApi, { prefix: '/v1/merchant' });
   await app.register(adminApi, { prefix: '/v1/admin' });
+  await app.register(checkoutRoutes, { prefix: '/pay' });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // @fastify/swagger-ui overrides `url` with its own ./json; Swagger UI loads a `urls` list instead when

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { sendPageNotFound } from '../checkout/errors.js';
 import { sendError } from './envelope.js';
 import { sendApiError } from './error-handler.js';
 import { ApiError } from './errors.js';
@@ -53,6 +54,8 @@ export function noRoute(request: FastifyRequest): ApiError {
 export function onUnroutableRequest(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('X-Trace-Id', request.id);
   if (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    // Payers reach /pay/… in a browser: their 404 is the payment page's HTML one.
+    if (request.url.startsWith('/pay/')) return sendPageNotFound(request, reply);
     return sendError(request, reply, 404, 'NOT_FOUND', 'No such resource');
   }
   request.log.error({ err }, 'unroutable request');

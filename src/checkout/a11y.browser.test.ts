@@ -1,0 +1,58 @@
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { skipBrowserTests } from '../../test/browser/chromium.js';
+import { type Harness, startHarness } from '../../test/browser/harness.js';
+import { STATES } from '../../test/browser/seed.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const VIEWPORTS = { phone: { width: 375, height: 812 }, desktop: { width: 1280, height: 900 } };
+const SCHEMES = ['light', 'dark'] as const;
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown }>;
+}
+
+let h: Harness;
+beforeAll(async () => {
+  if (!skipBrowserTests) h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe.skipIf(skipBrowserTests)('accessibility (axe-core)', () => {
+  const cases = Object.entries(VIEWPORTS).flatMap(([device, viewport]) =>
+    SCHEMES.map((colorScheme) => ({ device, viewport, colorScheme })),
+  );
+
+  test.each(cases)(
+    'no serious or critical violation and no sideways scrolling in any state: $device, $colorScheme',
+    async ({ viewport, colorScheme }) => {
+      // Only this test lifts the CSP, so that axe's own script can be injected.
+      const page = await h.open('', { viewport, colorScheme, bypassCSP: true });
+      const found: string[] = [];
+      for (const state of [...STATES, 'not-found'] as const) {
+        await page.goto(`${h.base}/pay/${state === 'not-found' ? 'inv_missing' : h.ids[state]}`);
+        await page.addScriptTag({ path: AXE });
+        const violations: Violation[] = await page.evaluate(async () => {
+          const result = await (globalThis as any).axe.run((globalThis as any).document, {
+            resultTypes: ['violations'],
+          });
+          return result.violations;
+        });
+        const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
+        if (width > viewport.width)
+          found.push(`${state}: the page is ${width} px wide, wider than the screen`);
+        for (const v of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
+          found.push(`${state}: ${v.id} (${v.help}) at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+        }
+      }
+      await page.context().close();
+      expect(found).toEqual([]);
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,74 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../http/error-handler.js';
+import { ApiError } from '../http/errors.js';
+import { noStore, setSecurityHeaders } from './headers.js';
+import { messagePage, payRoot } from './layout.js';
+
+/** Sends one of the payer-facing message pages (404, 429…) with the page's look. */
+export function sendMessage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  heading: string,
+  text: string,
+) {
+  setSecurityHeaders(reply);
+  noStore(reply);
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(messagePage(payRoot(request.url), heading, text));
+}
+
+/** The payer's 404 page; also for routing.ts, whose unroutable URLs (bad percent-encoding) skip our routes. */
+export function sendPageNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return sendMessage(
+    request,
+    reply,
+    404,
+    'Payment page not found',
+    'This link does not match any invoice. Check that you have the whole link, or ask the merchant for a new one.',
+  );
+}
+
+/**
+ * The error handler of the /pay pages: a payer gets HTML, never a JSON envelope. The /status route is
+ * JSON like the API, so its errors go on to the application's handler (a throw in a child error handler
+ * reaches the parent's).
+ */
+export function htmlErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (request.routeOptions.url?.endsWith('/status')) throw err;
+  if (err instanceof ApiError) reply.headers(err.headers);
+  const code = err instanceof ApiError ? err.code : undefined;
+  if (code === 'NOT_FOUND') return sendPageNotFound(request, reply);
+  if (code === 'RATE_LIMITED') {
+    const wait = reply.getHeader('Retry-After') ?? '60';
+    return sendMessage(
+      request,
+      reply,
+      429,
+      'Too many requests',
+      `Please wait ${wait} seconds, then reload this page.`,
+    );
+  }
+  const status = err instanceof ApiError ? err.statusCode : (err.statusCode ?? 500);
+  if (status < 500) {
+    return sendMessage(
+      request,
+      reply,
+      422,
+      'Request not understood',
+      'Go back to the payment page and try again.',
+    );
+  }
+  const down = isDatabaseUnavailable(err);
+  request.log.error({ err }, down ? 'database unavailable' : 'unhandled error');
+  if (down) reply.header('Retry-After', '5');
+  return sendMessage(
+    request,
+    reply,
+    down ? 503 : 500,
+    'Something went wrong',
+    'This is a problem on our side, not yours. Please reload the page in a moment.',
+  );
+}

@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ok } from '../http/envelope.js';
+import { ApiError } from '../http/errors.js';
+import { enforce, type Limit } from '../http/rate-limit.js';
+import { errorResponses, Success } from '../http/schemas.js';
+import { checkoutAssets } from './assets.js';
+import { matchesIfNoneMatch, PublicStatusSchema } from './checkout.js';
+import { htmlErrors, sendMessage } from './errors.js';
+import { noStore, setSecurityHeaders } from './headers.js';
+import { payRoot } from './layout.js';
+import { checkoutPage } from './page.js';
+import { loadCheckout, simulateFromPage } from './service.js';
+
+/**
+ * Per client address. A page polls /status every 2 s (30 a minute), so 120 leaves room for a few tabs
+ * or payers behind one address; the simulate button needs far fewer.
+ */
+export const PAGE_LIMIT: Limit = { max: 120, windowMs: 60_000 };
+export const SIMULATE_LIMIT: Limit = { max: 10, windowMs: 60_000 };
+/** Two files cached for a year once loaded; their own, looser limit keeps them off the page's count. */
+export const ASSET_LIMIT: Limit = { max: 600, windowMs: 60_000 };
+
+const Params = Type.Object({ id: Type.String() });
+const AssetParams = Type.Object({ name: Type.String() });
+const hide = true;
+
+/** The hosted payment page of contract §12, under /pay; public, no authentication. */
+export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const assets = checkoutAssets();
+  const limited = (prefix: string, limit: Limit) => async (request: FastifyRequest, reply: FastifyReply) =>
+    enforce(app.limiter, reply, `${prefix}:${request.ip}`, limit, app.clock().getTime());
+  const pageLimit = limited('pay', PAGE_LIMIT);
+  // The simulate form posts an empty urlencoded body; only this plugin accepts that content type.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+  app.addHook('onRequest', async (_request, reply) => setSecurityHeaders(reply));
+  app.setErrorHandler(htmlErrors);
+
+  app.get(
+    '/:id',
+    { schema: { hide, params: Params }, onRequest: pageLimit, exposeHeadRoute: true },
+    async (request, reply) => {
+      const checkout = await loadCheckout(app.db, app.config.networks, request.params.id, app.clock());
+      noStore(reply);
+      return reply.type('text/html; charset=utf-8').send(checkoutPage(checkout, payRoot(request.url)));
+    },
+  );
+
+  app.get(
+    '/:id/status',
+    {
+      schema: {
+        hide,
+        params: Params,
+        response: {
+          200: Success(PublicStatusSchema, 'What the payment page shows'),
+          ...errorResponses(404, 429, 500),
+        },
+      },
+      onRequest: pageLimit,
+      exposeHeadRoute: true,
+    },
+    async (request, reply) => {
+      const checkout = await loadCheckout(app.db, app.config.networks, request.params.id, app.clock());
+      noStore(reply);
+      // The ETag also moves when a payment is seen, which the public fields do not show (see checkout.ts).
+      reply.header('ETag', checkout.etag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], checkout.etag)) {
+        return (reply as FastifyReply).code(304).send(); // no body, so outside the response schema
+      }
+      return ok(request, 'Invoice status', checkout.status);
+    },
+  );
+
+  app.post(
+    '/:id/simulate',
+    {
+      schema: { hide, params: Params, body: Type.Optional(Type.Object({}, { additionalProperties: false })) },
+      onRequest: limited('pay-simulate', SIMULATE_LIMIT),
+    },
+    async (request, reply) => {
+      // No CSRF token: there is no session or cookie to ride on, and anyone holding the unguessable
+      // id can post this anyway. Refusing what browsers mark cross-site only keeps other sites from
+      // pressing the button for a visitor (docs/payment-page.md).
+      if (request.headers['sec-fetch-site'] === 'cross-site') {
+        return sendMessage(request, reply, 403, 'Not allowed', 'Use the button on the payment page.');
+      }
+      await simulateFromPage(
+        app.db,
+        app.config.networks,
+        request.params.id,
+        app.clock(),
+        app.config.publicBaseUrl,
+      );
+      return reply.redirect(`${payRoot(request.url)}${request.params.id}`, 303);
+    },
+  );
+
+  app.get(
+    '/assets/:name',
+    {
+      schema: { hide, params: AssetParams },
+      onRequest: limited('pay-assets', ASSET_LIMIT),
+      exposeHeadRoute: true,
+    },
+    async (request, reply) => {
+      const asset = assets.byName.get(request.params.name);
+      if (!asset) throw ApiError.notFound('No such file');
+      // The name carries the content hash, so the file can be cached for good.
+      reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('ETag', asset.etag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+      return reply.type(asset.type).send(asset.body);
+    },
+  );
+
+  // Anything else under /pay is the page's 404, in HTML.
+  const notFound = async () => {
+    throw ApiError.notFound();
+  };
+  app.get('', { schema: { hide }, onRequest: pageLimit, exposeHeadRoute: true }, notFound);
+  app.get('/*', { schema: { hide }, onRequest: pageLimit, exposeHeadRoute: true }, notFound);
+};

@@ -1,0 +1,62 @@
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { ADMIN_TOKEN, manualClock, startTestApp, type TestApp } from '../app.js';
+import { launchChromium } from './chromium.js';
+import { type State, sandboxProject, seedStates, simulate } from './seed.js';
+
+export interface Harness {
+  t: TestApp;
+  base: string;
+  clock: ReturnType<typeof manualClock>;
+  browser: Browser;
+  ids: Record<State, string>;
+  /** Creates an open invoice on a project with the given TTL (seconds). */
+  newInvoice(ttlSeconds?: number): Promise<{ id: string; pay_address: string }>;
+  /** The admin simulator (contract §11). */
+  pay(id: string, body?: object): Promise<unknown>;
+  /** A page in a fresh context; CSP reports and script errors are collected in `problems`. */
+  open(url: string, options?: BrowserContextOptions): Promise<Page>;
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** The real app on a real port, one invoice per state, and the system Chromium. */
+export async function startHarness(): Promise<Harness> {
+  const clock = manualClock();
+  const t = await startTestApp({ clock });
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const ids = await seedStates(t.app, ADMIN_TOKEN, clock);
+  const browser = await launchChromium();
+  const projects = new Map<number, Awaited<ReturnType<typeof sandboxProject>>>();
+  const problems: string[] = [];
+  return {
+    t,
+    base,
+    clock,
+    browser,
+    ids,
+    problems,
+    async newInvoice(ttlSeconds = 3600) {
+      let create = projects.get(ttlSeconds);
+      if (!create) {
+        create = await sandboxProject(t.app, ADMIN_TOKEN, { invoice_ttl_seconds: ttlSeconds });
+        projects.set(ttlSeconds, create);
+      }
+      return create('25.00');
+    },
+    pay: (id, body = {}) => simulate(t.app, ADMIN_TOKEN, id, body),
+    async open(url, options = {}) {
+      const context = await browser.newContext(options);
+      const page = await context.newPage();
+      page.on('console', (msg) => {
+        if (/Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(msg.text());
+      });
+      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+      if (url) await page.goto(`${base}${url}`);
+      return page;
+    },
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
