@@ -11,7 +11,8 @@ import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { memoryStore } from '../src/http/rate-limit.js';
 import { launchChromium } from '../test/browser/chromium.js';
-import { type MovableClock, STATES, seedStates } from '../test/browser/seed.js';
+import { type MovableClock, STATES, sandboxProject, seedStates } from '../test/browser/seed.js';
+import { TEST_XPUB } from '../test/chain/wallet.js';
 
 const OUT = new URL('../docs/screenshots/', import.meta.url);
 const TOKEN = 'screenshots-admin-token-0123456789';
@@ -42,6 +43,9 @@ async function main() {
   const app = await buildApp({ config, database, limiter, clock, logger: false });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const ids = await seedStates(app, TOKEN, clock);
+  // A real network too: the QR code is then an EIP-681 token transfer.
+  const polygon = await sandboxProject(app, TOKEN, { network: 'polygon', currency: 'USDC', xpub: TEST_XPUB });
+  const chainInvoice = await polygon('25.00');
   await mkdir(OUT, { recursive: true });
   const browser = await launchChromium();
   try {
@@ -53,6 +57,12 @@ async function main() {
           if (scheme === 'dark' && state !== 'waiting' && process.argv[2] !== '--all') continue;
           await page.goto(`${base}/pay/${ids[state]}`);
           const file = `${state}-${device}${scheme === 'dark' ? '-dark' : ''}.png`;
+          await page.screenshot({ path: new URL(file, OUT).pathname, fullPage: true });
+          process.stdout.write(`docs/screenshots/${file}\n`);
+        }
+        if (scheme === 'light') {
+          await page.goto(`${base}/pay/${chainInvoice.id}`);
+          const file = `waiting-polygon-${device}.png`;
           await page.screenshot({ path: new URL(file, OUT).pathname, fullPage: true });
           process.stdout.write(`docs/screenshots/${file}\n`);
         }

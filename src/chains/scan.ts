@@ -63,7 +63,10 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
     cursor = { number: to, hash: toHash };
   }
   await confirmBuried(ctx, min(cursor.number, head - BigInt(network.confirmations) + 1n));
-  if (cursor.number % 256n === 0n) await repo.pruneBlocks(db, network.name, cursor.number - KEEP_BLOCKS);
+  // Old hashes are forgotten each time the cursor passes a multiple of 256: the table stays small.
+  if (from <= to && (from - 1n) / 256n !== to / 256n) {
+    await repo.pruneBlocks(db, network.name, to - KEEP_BLOCKS);
+  }
   return cursor.number < head;
 }
 

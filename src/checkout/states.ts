@@ -58,6 +58,7 @@ function waiting(c: Checkout): Html {
 <p class="timer${remaining < 5 * 60_000 ? ' is-urgent' : ''}">Expires in <time class="countdown" datetime="${row.payment_expires_at.toISOString()}" data-countdown>${formatRemaining(remaining)}</time></p>
 </div>
 <p class="instruction">${partial ? html`We received ${c.status.amount_paid} ${row.currency} so far. ` : ''}Send <strong>${amountDue(row)} ${row.currency}</strong> on the ${c.networkLabel} network to the address below.</p>
+${row.network === 'sandbox' ? '' : html`<p class="instruction">Only ${row.currency} on ${c.networkLabel} counts: another token, or the same token on another network, does not pay this invoice.</p>`}
 </section>`;
 }
 
