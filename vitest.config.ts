@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time even on two cores: many tests mostly wait (real processes, a real chain,
+    // a browser, one real-time expiry), so the suite takes far less than its summed duration.
+    maxWorkers: 2,
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });

@@ -115,6 +115,23 @@ export function openInvoicesAt(db: Db, network: string, addresses: string[], now
     .execute();
 }
 
+/** When the oldest invoice that can still be paid on the network was created. */
+export async function oldestOpenInvoice(db: Db, network: string, now: Date): Promise<Date | undefined> {
+  const lateSince = new Date(now.getTime() - LATE_PAYMENT_WINDOW_MS);
+  const row = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.min('created_at').as('oldest'))
+    .where('network', '=', network)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([eb('status', '=', 'expired'), eb('payment_expires_at', '>', lateSince)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return row?.oldest ?? undefined;
+}
+
 export interface FoundTransfer {
   txHash: string;
   invoiceId: string;

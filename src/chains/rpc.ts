@@ -28,6 +28,8 @@ export interface ChainReader {
   head(): Promise<bigint>;
   /** Null when the node has no block at that height (the chain is shorter after a reorganisation). */
   blockHash(number: bigint): Promise<string | null>;
+  /** The block's timestamp, in seconds. */
+  blockTime(number: bigint): Promise<bigint>;
   transfers(tokens: readonly string[], from: bigint, to: bigint): Promise<TransferLog[]>;
 }
 
@@ -49,6 +51,8 @@ export function chainReader(rpcUrl: string): ChainReader {
           throw err;
         }
       }),
+    blockTime: (number) =>
+      call('eth_getBlockByNumber', async () => (await client.getBlock({ blockNumber: number })).timestamp),
     async transfers(tokens, from, to) {
       if (tokens.length === 0) return [];
       const logs = await call('eth_getLogs', () =>

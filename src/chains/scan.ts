@@ -78,12 +78,31 @@ interface BlockRef {
 async function cursorOrStart(ctx: ScanContext, head: bigint): Promise<BlockRef> {
   const row = await repo.cursorOf(ctx.db, ctx.network.name);
   if (row) return { number: BigInt(row.block_number), hash: row.block_hash };
-  // A new network starts at the head: invoices only exist from now on, so nothing older can pay one.
-  const number = head > 0n ? head - 1n : 0n;
+  // A network watched for the first time starts where its oldest open invoice was created: no earlier
+  // block can pay one. With no open invoice, it starts at the head.
+  const oldest = await repo.oldestOpenInvoice(ctx.db, ctx.network.name, ctx.now());
+  const first = oldest ? await firstBlockSince(ctx.reader, head, oldest.getTime() - CLOCK_SKEW_MS) : head;
+  const number = first > 0n ? first - 1n : 0n;
   const hash = await ctx.reader.blockHash(number);
   if (!hash) throw new Error(`${ctx.network.name}: the node has no block ${number}`);
   await repo.advance(ctx.db, ctx.network.name, [{ number, hash }], ctx.now());
   return { number, hash };
+}
+
+/** Block timestamps and our clock may disagree a little; starting a few minutes early costs nothing. */
+const CLOCK_SKEW_MS = 10 * 60_000;
+
+/** The first block stamped at or after `sinceMs` (a binary search: about 25 calls for any chain). */
+async function firstBlockSince(reader: ChainReader, head: bigint, sinceMs: number): Promise<bigint> {
+  const since = BigInt(Math.floor(sinceMs / 1000));
+  let lo = 0n;
+  let hi = head;
+  while (lo < hi) {
+    const mid = (lo + hi) / 2n;
+    if ((await reader.blockTime(mid)) < since) lo = mid + 1n;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Matches transfers to open invoices, records them, and feeds them to the lifecycle as payments. */
