@@ -1,4 +1,4 @@
-import { type Address, isAddress } from 'viem';
+import { type Address, isAddress } from './address.js';
 
 export interface TokenTransfer {
   token: Address;
@@ -14,8 +14,8 @@ export interface TokenTransfer {
  * digits: EIP-681 also allows `2.014e18`, but several wallets misread the exponent form.
  */
 export function tokenTransferUri({ token, chainId, to, units }: TokenTransfer): string {
-  if (!isAddress(token, { strict: true })) throw new RangeError('token is not a valid address');
-  if (!isAddress(to, { strict: true })) throw new RangeError('recipient is not a valid address');
+  if (!isAddress(token)) throw new RangeError('token is not a valid address');
+  if (!isAddress(to)) throw new RangeError('recipient is not a valid address');
   if (!Number.isSafeInteger(chainId) || chainId < 1)
     throw new RangeError('chainId must be a positive integer');
   if (units < 0n) throw new RangeError('units must not be negative');

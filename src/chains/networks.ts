@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { type Address, getAddress, isAddress } from 'viem';
 import type { CURRENCIES } from '../merchants/merchant.js';
+import { type Address, checksumAddress, isAddress } from './address.js';
 import { BUILT_IN_NETWORKS } from './builtin-networks.js';
 
 export type Currency = (typeof CURRENCIES)[number];
@@ -140,7 +140,7 @@ function applyEntry(
   if (raw.name === 'sandbox')
     problems.push(`${at}: "sandbox" is the simulated network and cannot be configured`);
   for (const [currency, token] of Object.entries(raw.tokens ?? {})) {
-    if (!isAddress(token.address, { strict: true })) {
+    if (!isAddress(token.address)) {
       problems.push(
         `${at}: tokens.${currency}.address fails its EIP-55 checksum; recheck it or write it in lower case`,
       );
@@ -162,7 +162,7 @@ function applyEntry(
 function merge(base: NetworkSettings | undefined, entry: Entry): NetworkSettings {
   const tokens = { ...base?.tokens };
   for (const [currency, token] of Object.entries(entry.tokens ?? {})) {
-    tokens[currency as Currency] = { address: getAddress(token.address), decimals: token.decimals };
+    tokens[currency as Currency] = { address: checksumAddress(token.address), decimals: token.decimals };
   }
   return {
     name: entry.name,

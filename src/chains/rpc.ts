@@ -8,6 +8,7 @@ import {
   TimeoutError,
   webSocket,
 } from 'viem';
+import { RpcError } from './rpc-error.js';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const RPC_TIMEOUT_MS = 15_000;
@@ -76,17 +77,6 @@ export function chainReader(rpcUrl: string): ChainReader {
         }));
     },
   };
-}
-
-/** A failed node call, described without the RPC URL (it often embeds the provider's API key). */
-export class RpcError extends Error {
-  constructor(
-    readonly method: string,
-    readonly status: number | undefined,
-    detail: string,
-  ) {
-    super(`${method} failed${status ? ` (HTTP ${status})` : ''}: ${detail}`);
-  }
 }
 
 async function call<T>(method: string, fn: () => Promise<T>): Promise<T> {

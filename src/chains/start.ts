@@ -4,20 +4,21 @@ import type { DatabaseHandle } from '../db/database.js';
 import type { Worker } from '../workers/loop.js';
 import { advisoryLeadership, soleLeader } from './leadership.js';
 import type { Network } from './networks.js';
-import { chainReader } from './rpc.js';
 import type { ScannedNetwork } from './scan.js';
 import { startChainWatcher } from './watcher.js';
 
 /** A watcher for every network with an RPC URL; one instance leads each network at a time. */
-export function startChainWatchers(deps: {
+export async function startChainWatchers(deps: {
   database: DatabaseHandle;
   config: Config;
   log: FastifyBaseLogger;
   clock?: (() => Date) | undefined;
-}): Worker[] {
+}): Promise<Worker[]> {
   const { database, config, log } = deps;
   const enabled = config.networks.enabled();
   if (enabled.length === 0) return [];
+  // viem (the node client) is loaded only by processes that watch a chain.
+  const { chainReader } = await import('./rpc.js');
   const leadership = database.kind === 'postgres' ? advisoryLeadership(config.databaseUrl) : soleLeader;
   const watchers = enabled.map((network) =>
     startChainWatcher({

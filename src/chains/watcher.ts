@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Worker } from '../workers/loop.js';
 import type { Leadership } from './leadership.js';
-import { RpcError } from './rpc.js';
+import { RpcError } from './rpc-error.js';
 import { type ScanContext, scanStep } from './scan.js';
 
 const STANDBY_MS = 5_000;

@@ -3,7 +3,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { HDKey } from '@scure/bip32';
-import { type Address, bytesToHex, getAddress } from 'viem';
+import { type Address, checksumAddress } from './address.js';
 
 /** Messages never quote the input: a merchant who pastes the wrong thing may have pasted a secret. */
 export class XpubError extends Error {}
@@ -99,5 +99,7 @@ export function deriveAddress(xpub: HDKey, index: number): Address {
   // about 2^-127); we refuse it instead, so an index always means the address the wallet shows.
   if (child.equals(Point.ZERO)) throw new XpubError(`index ${index} has no valid key; use the next one`);
   // An Ethereum address is the last 20 bytes of keccak256 over the 64-byte uncompressed point (no 0x04).
-  return getAddress(bytesToHex(keccak_256(child.toBytes(false).subarray(1)).subarray(12)));
+  return checksumAddress(
+    `0x${Buffer.from(keccak_256(child.toBytes(false).subarray(1)).subarray(12)).toString('hex')}`,
+  );
 }

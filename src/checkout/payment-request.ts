@@ -1,4 +1,4 @@
-import type { Address } from 'viem';
+import type { Address } from '../chains/address.js';
 import { tokenTransferUri } from '../chains/eip681.js';
 import type { Currency, NetworkRegistry } from '../chains/networks.js';
 import { toTokenUnits } from '../chains/units.js';

@@ -19,7 +19,7 @@ export async function startWorkers(deps: {
   const { database, config, log, clock } = deps;
   const now = clock ?? (() => new Date());
   return [
-    ...startChainWatchers({ database, config, log, clock }),
+    ...(await startChainWatchers({ database, config, log, clock })),
     startExpiryWorker({ db: database.db, publicBaseUrl: config.publicBaseUrl, log, clock }),
     await startDeliveryWorker({ db: database.db, notifier: database.notifier, config, log, clock }),
     // Idempotency keys are kept 24 h, then purged; running this on every instance is harmless.

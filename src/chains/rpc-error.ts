@@ -1,0 +1,10 @@
+/** A failed node call, described without the RPC URL (it often embeds the provider's API key). */
+export class RpcError extends Error {
+  constructor(
+    readonly method: string,
+    readonly status: number | undefined,
+    detail: string,
+  ) {
+    super(`${method} failed${status ? ` (HTTP ${status})` : ''}: ${detail}`);
+  }
+}
