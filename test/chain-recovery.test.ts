@@ -6,7 +6,7 @@ import { TEST_XPUB } from './chain/wallet.js';
 import { startChain, stopAllChains } from './chain.js';
 import { deployTokens, localNetworkEnv } from './chain-app.js';
 import { freshDatabase } from './database.js';
-import { killAll, removeTempDirs, startPaydesk, tempDir } from './process.js';
+import { callPaydesk, killAll, removeTempDirs, startPaydesk, tempDir } from './process.js';
 
 const ADMIN_TOKEN = 'chain-recovery-admin-token-7Hq2Lp';
 const SLOW = 240_000;
@@ -68,15 +68,8 @@ describe('the chain watcher survives crashes and a flaky node', () => {
       };
       let proc = await startPaydesk({ cwd, env });
       await proc.ready();
-      const call = async (method: string, url: string, body?: object, token = ADMIN_TOKEN) => {
-        const res = await fetch(proc.baseUrl + url, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: body && JSON.stringify(body),
-        });
-        expect(res.status, `${method} ${url}`).toBeLessThan(300);
-        return ((await res.json()) as { data: any }).data;
-      };
+      const call = (method: string, url: string, body?: object, token = ADMIN_TOKEN) =>
+        callPaydesk(proc.baseUrl, method, url, token, body);
       const account = await call('POST', '/v1/admin/accounts', { name: 'shop' });
       const project = await call('POST', '/v1/admin/projects', {
         account_id: account.id,

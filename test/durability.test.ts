@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freshDatabase } from './database.js';
-import { killAll, removeTempDirs, startPaydesk, tempDir } from './process.js';
+import { callPaydesk, killAll, removeTempDirs, startPaydesk, tempDir } from './process.js';
 
 const ADMIN_TOKEN = 'durability-test-admin-token-9Kd3Wq';
 const SLOW = 240_000;
@@ -45,15 +45,8 @@ describe('webhook delivery survives a crash', () => {
       // First life: HTTP only, so every delivery stays pending in the outbox.
       const first = await startPaydesk({ cwd, env: { ...env, PAYDESK_ROLE: 'api' } });
       await first.ready();
-      const call = async (method: string, url: string, body?: object, token = ADMIN_TOKEN) => {
-        const res = await fetch(first.baseUrl + url, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: body && JSON.stringify(body),
-        });
-        expect(res.status, `${method} ${url}`).toBeLessThan(300);
-        return ((await res.json()) as { data: any }).data;
-      };
+      const call = (method: string, url: string, body?: object, token = ADMIN_TOKEN) =>
+        callPaydesk(first.baseUrl, method, url, token, body);
       const account = await call('POST', '/v1/admin/accounts', { name: 'shop' });
       const project = await call('POST', '/v1/admin/projects', { account_id: account.id, name: 'shop' });
       const key = await call('POST', `/v1/admin/projects/${project.id}/api-keys`, {});

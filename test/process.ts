@@ -140,3 +140,21 @@ export function shellWords(command: string): string[] {
   }
   return words;
 }
+
+/** A JSON call to a running Paydesk that must answer 2xx; returns the envelope's `data`. */
+export async function callPaydesk(
+  baseUrl: string,
+  method: string,
+  url: string,
+  token: string,
+  body?: object,
+): Promise<any> {
+  const res = await fetch(baseUrl + url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${url} → ${res.status} ${text}`);
+  return (JSON.parse(text) as { data: unknown }).data;
+}

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { LATE_PAYMENT_WINDOW_MS } from '../invoices/lifecycle.js';
 import type { ChainTransferStatus } from './chain.table.js';
@@ -94,40 +94,38 @@ export function pruneBlocks(db: Db, network: string, below: bigint) {
     .execute();
 }
 
+/** Pending, or expired within the 24 h late window (contract §9): a payment still counts. */
+function canStillBePaid(now: Date) {
+  const lateSince = new Date(now.getTime() - LATE_PAYMENT_WINDOW_MS);
+  return (eb: ExpressionBuilder<Database, 'invoices'>) =>
+    eb.or([
+      eb('status', '=', 'pending'),
+      eb.and([eb('status', '=', 'expired'), eb('payment_expires_at', '>', lateSince)]),
+    ]);
+}
+
 /**
  * The invoices still able to take a payment (pending, or expired within the 24 h late window) among
  * the given recipients. One index probe per address: the cost follows the transfers, not the number
  * of open invoices.
  */
 export function openInvoicesAt(db: Db, network: string, addresses: string[], now: Date) {
-  const lateSince = new Date(now.getTime() - LATE_PAYMENT_WINDOW_MS);
   return db
     .selectFrom('invoices')
     .select(['id', 'pay_address', 'currency'])
     .where('network', '=', network)
     .where('pay_address', '=', (eb) => eb.fn.any(eb.val(addresses)))
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'pending'),
-        eb.and([eb('status', '=', 'expired'), eb('payment_expires_at', '>', lateSince)]),
-      ]),
-    )
+    .where(canStillBePaid(now))
     .execute();
 }
 
 /** When the oldest invoice that can still be paid on the network was created. */
 export async function oldestOpenInvoice(db: Db, network: string, now: Date): Promise<Date | undefined> {
-  const lateSince = new Date(now.getTime() - LATE_PAYMENT_WINDOW_MS);
   const row = await db
     .selectFrom('invoices')
     .select((eb) => eb.fn.min('created_at').as('oldest'))
     .where('network', '=', network)
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'pending'),
-        eb.and([eb('status', '=', 'expired'), eb('payment_expires_at', '>', lateSince)]),
-      ]),
-    )
+    .where(canStillBePaid(now))
     .executeTakeFirst();
   return row?.oldest ?? undefined;
 }

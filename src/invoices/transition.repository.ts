@@ -6,10 +6,6 @@ import type { PaymentRow } from './payment.table.js';
 
 type Tx = Transaction<Database>;
 
-export function lockInvoice(tx: Tx, id: string) {
-  return tx.selectFrom('invoices').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-}
-
 /** Locks the rows in id order (the caller sorts), so that overlapping batches cannot deadlock. */
 export function lockInvoices(tx: Tx, ids: string[]) {
   return tx.selectFrom('invoices').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();

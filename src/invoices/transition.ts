@@ -28,15 +28,8 @@ export async function observe(
   now: Date,
   publicBaseUrl: string,
 ): Promise<InvoiceRow | undefined> {
-  return db.transaction().execute(async (tx) => {
-    const row = await repo.lockInvoice(tx, invoiceId);
-    if (!row) return undefined;
-    const payments = await repo.paymentsOf(tx, [invoiceId]);
-    const changes = new Changes(now, publicBaseUrl);
-    const next = changes.apply(row, payments, observation);
-    await changes.save(tx);
-    return next;
-  });
+  const rows = await observeMany(db, [{ invoiceId, observation }], now, publicBaseUrl);
+  return rows.get(invoiceId);
 }
 
 /**
@@ -80,10 +73,10 @@ export async function observeMany(
   items: ReadonlyArray<{ invoiceId: string; observation: Observation }>,
   now: Date,
   publicBaseUrl: string,
-): Promise<void> {
-  if (items.length === 0) return;
+): Promise<Map<string, InvoiceRow>> {
+  if (items.length === 0) return new Map();
   const ids = [...new Set(items.map((i) => i.invoiceId))].sort();
-  await db.transaction().execute(async (tx) => {
+  return db.transaction().execute(async (tx) => {
     const rows = await repo.lockInvoices(tx, ids);
     const payments = await repo.paymentsOf(tx, ids);
     const current = new Map(rows.map((r) => [r.id, { row: r, payments: [] as PaymentRow[] }]));
@@ -94,6 +87,7 @@ export async function observeMany(
       if (entry) entry.row = changes.apply(entry.row, entry.payments, observation);
     }
     await changes.save(tx);
+    return new Map([...current].map(([id, entry]) => [id, entry.row]));
   });
 }
 
