@@ -16,6 +16,7 @@ import { TEST_XPUB } from '../test/chain/wallet.js';
 import { startChain, stopAllChains } from '../test/chain.js';
 import { benchDatabase, withClient } from './database.js';
 import { type Child, freePort, killAllNow, startChild, stopAll, stopChild, tail } from './processes.js';
+import { post } from './servers.js';
 
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OPEN = Number(process.env.BENCH_CHAIN_INVOICES ?? 100_000);
@@ -50,14 +51,7 @@ async function main() {
     PAYDESK_RPC_BENCHCHAIN: chain.rpcUrl,
   };
   let paydesk = await start(env);
-  const admin = async (url: string, body: object) => {
-    const res = await fetch(paydesk.baseUrl + url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return ((await res.json()) as { data: { id: string } }).data;
-  };
+  const admin = (url: string, body: object) => post(paydesk.baseUrl + url, `Bearer ${token}`, body);
   const account = await admin('/v1/admin/accounts', { name: 'bench' });
   const project = await admin('/v1/admin/projects', {
     account_id: account.id,

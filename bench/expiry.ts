@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { benchDatabase, withClient } from './database.js';
 import { freePort, killAllNow, startChild, stopAll, tail } from './processes.js';
+import { post } from './servers.js';
 
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const COUNT = Number(process.env.BENCH_EXPIRY_INVOICES ?? 10_000);
@@ -32,14 +33,7 @@ async function main() {
     healthPath: '/v1/health',
     logPath: path.join(tmpdir(), 'paydesk-bench-expiry.log'),
   });
-  const admin = async (url: string, body: object) => {
-    const res = await fetch(paydesk.baseUrl + url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return ((await res.json()) as { data: { id: string } }).data;
-  };
+  const admin = (url: string, body: object) => post(paydesk.baseUrl + url, `Bearer ${token}`, body);
   const account = await admin('/v1/admin/accounts', { name: 'bench' });
   const project = await admin('/v1/admin/projects', { account_id: account.id, name: 'expiry' });
 

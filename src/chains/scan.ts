@@ -13,6 +13,8 @@ export interface ScannedNetwork {
   maxBlockRange: number;
   /** Currency → token contract (lower-case address) and decimals. */
   tokens: ReadonlyMap<string, { address: string; decimals: number }>;
+  /** Token contract (lower-case address) → decimals: the same tokens, looked up from a log. */
+  decimals: ReadonlyMap<string, number>;
 }
 
 export interface ScanContext {
@@ -37,6 +39,8 @@ const ANCESTOR_PROBES = 64;
 export async function scanStep(ctx: ScanContext): Promise<boolean> {
   const { db, network, reader } = ctx;
   const head = await reader.head();
+  // A block at or below this one has `confirmations` blocks, itself included: its payments are final.
+  const buriedUpTo = head - BigInt(network.confirmations) + 1n;
   let cursor = await cursorOrStart(ctx, head);
   if ((await reader.blockHash(cursor.number)) !== cursor.hash) {
     cursor = await followReorg(ctx, cursor);
@@ -53,7 +57,7 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
     );
     // A log of block `to` from another fork means a reorganisation mid-read: read again.
     if (logs.some((l) => l.blockNumber === to && l.blockHash !== toHash)) return true;
-    await recordPayments(ctx, logs, head);
+    await recordPayments(ctx, logs, buriedUpTo);
     const blocks = new Map(logs.map((l) => [l.blockNumber, l.blockHash]));
     blocks.set(to, toHash);
     const passed = [...blocks]
@@ -62,7 +66,7 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
     await repo.advance(db, network.name, passed, ctx.now());
     cursor = { number: to, hash: toHash };
   }
-  await confirmBuried(ctx, min(cursor.number, head - BigInt(network.confirmations) + 1n));
+  await confirmBuried(ctx, min(cursor.number, buriedUpTo));
   // Old hashes are forgotten each time the cursor passes a multiple of 256: the table stays small.
   if (from <= to && (from - 1n) / 256n !== to / 256n) {
     await repo.pruneBlocks(db, network.name, to - KEEP_BLOCKS);
@@ -106,7 +110,7 @@ async function firstBlockSince(reader: ChainReader, head: bigint, sinceMs: numbe
 }
 
 /** Matches transfers to open invoices, records them, and feeds them to the lifecycle as payments. */
-async function recordPayments(ctx: ScanContext, logs: TransferLog[], head: bigint): Promise<void> {
+async function recordPayments(ctx: ScanContext, logs: TransferLog[], buriedUpTo: bigint): Promise<void> {
   if (logs.length === 0) return;
   const { db, network } = ctx;
   const recipients = [...new Set(logs.map((l) => l.to))];
@@ -123,7 +127,6 @@ async function recordPayments(ctx: ScanContext, logs: TransferLog[], head: bigin
     const seen = found.get(key);
     if (seen) seen.units += log.value;
     else {
-      const buried = head - log.blockNumber + 1n >= BigInt(network.confirmations);
       found.set(key, {
         txHash: log.txHash,
         invoiceId: invoice.id,
@@ -131,17 +134,16 @@ async function recordPayments(ctx: ScanContext, logs: TransferLog[], head: bigin
         units: log.value,
         blockNumber: log.blockNumber,
         blockHash: log.blockHash,
-        status: buried ? 'confirmed' : 'seen',
+        status: log.blockNumber <= buriedUpTo ? 'confirmed' : 'seen',
       });
     }
   }
   const transfers = [...found.values()];
-  const decimals = decimalsByToken(network);
   await observeMany(
     db,
     transfers.map((t) => ({
       invoiceId: t.invoiceId,
-      observation: payment(t.txHash, t.units, decimals.get(t.token), t.status === 'confirmed'),
+      observation: payment(t.txHash, t.units, network.decimals.get(t.token), t.status === 'confirmed'),
     })),
     ctx.now(),
     ctx.publicBaseUrl,
@@ -164,12 +166,11 @@ async function confirmBuried(ctx: ScanContext, depthBlock: bigint): Promise<void
   const { db, network } = ctx;
   const due = await repo.transfersToConfirm(db, network.name, depthBlock);
   if (due.length === 0) return;
-  const decimals = decimalsByToken(network);
   await observeMany(
     db,
     due.map((t) => ({
       invoiceId: t.invoice_id,
-      observation: payment(t.tx_hash, BigInt(t.units), decimals.get(t.token), true),
+      observation: payment(t.tx_hash, BigInt(t.units), network.decimals.get(t.token), true),
     })),
     ctx.now(),
     ctx.publicBaseUrl,
@@ -209,10 +210,6 @@ async function followReorg(ctx: ScanContext, cursor: BlockRef): Promise<BlockRef
   await repo.setTransferStatus(db, network.name, dropped, 'reversed');
   await repo.rewind(db, network.name, ancestor, ctx.now());
   return ancestor;
-}
-
-function decimalsByToken(network: ScannedNetwork) {
-  return new Map([...network.tokens.values()].map((t) => [t.address, t.decimals]));
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);

@@ -57,5 +57,6 @@ function scanned(network: Network): ScannedNetwork {
     confirmations: network.confirmations,
     maxBlockRange: network.maxBlockRange,
     tokens,
+    decimals: new Map([...tokens.values()].map((t) => [t.address, t.decimals])),
   };
 }
