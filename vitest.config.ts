@@ -10,6 +10,7 @@ export default defineConfig({
     // Two files at a time even on two cores: many tests mostly wait (real processes, a real chain,
     // a browser, one real-time expiry), so the suite takes far less than its summed duration.
     maxWorkers: 2,
+    isolate: false,
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });

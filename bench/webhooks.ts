@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { memoryStore } from '../src/http/rate-limit.js';
-import { startDeliveryWorker } from '../src/webhooks/delivery-worker.js';
+import { startWorkers } from '../src/workers.js';
 
 /**
  * `npx tsx bench/webhooks.ts`: webhook delivery to a local receiver, in one process (app, worker and
@@ -56,7 +56,7 @@ async function main() {
       projectId: project.id,
     };
   };
-  const worker = () => startDeliveryWorker({ db: handle.db, notifier: handle.notifier, config, log });
+  const worker = () => startWorkers({ database: handle, config, log, only: ['webhook-delivery'] });
 
   process.stdout.write(`webhooks on ${handle.kind}\n`);
   const running = await worker();

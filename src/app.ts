@@ -3,7 +3,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Kysely } from 'kysely';
-import { adminApi } from './admin/routes.js';
+import { guardAdminApi } from './admin/authorize.js';
+import { adminRoutes } from './admin/routes.js';
+import { sendPageNotFound } from './checkout/errors.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -15,11 +17,15 @@ import type { RateLimitStore } from './http/rate-limit.js';
 import { onUnroutableRequest, registerRouteFallbacks } from './http/routing.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { traceIdFor } from './http/trace.js';
-import { createSchemaCompiler } from './http/validation.js';
-import { InvoiceSchema } from './invoices/invoice.js';
+import { createValidation, noControlCharacters } from './http/validation.js';
+import { idempotencyKeyFormat } from './invoices/idempotency.js';
+import { amountFormat, InvoiceSchema, statusListFormat } from './invoices/invoice.js';
+import { invoiceRoutes } from './invoices/routes.js';
 import { type Authenticator, createAuthenticator, type Principal } from './merchants/authenticate.js';
 import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant.js';
-import { merchantApi } from './merchants/routes.js';
+import { guardMerchantApi, merchantRoutes } from './merchants/routes.js';
+import { paymentAmountFormat, sandboxRoutes } from './sandbox/routes.js';
+import { webhookAdminRoutes } from './webhooks/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,8 +51,19 @@ export interface AppDeps {
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+/** Every string format a route schema names, explained rule by rule when a value breaks it. */
+const FORMATS = [
+  noControlCharacters,
+  amountFormat,
+  statusListFormat,
+  idempotencyKeyFormat,
+  paymentAmountFormat,
+];
+
 /** The one place routes and hooks are registered; main.ts and the tests both build the app here. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const validation = createValidation(FORMATS);
+  const clock = deps.clock ?? (() => new Date());
   const app = Fastify({
     logger: deps.logger ?? { level: deps.config.logLevel, redact: ['req.headers.authorization'] },
     genReqId: traceIdFor,
@@ -54,13 +71,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
     return503OnClosing: true,
-    frameworkErrors: onUnroutableRequest,
+    // Payers reach /pay/… in a browser: their 404 is the payment page's HTML one.
+    frameworkErrors: onUnroutableRequest({ '/pay/': sendPageNotFound }),
     // Any id that fits in a request line reaches its handler, so a long malformed id is the same 404
     // as an unknown one (contract §4) rather than the router's own 414.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16 * 1024 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(createSchemaCompiler());
+  app.setValidatorCompiler(validation.compiler);
   // Only JSON bodies are accepted; any other Content-Type is a VALIDATION_ERROR (contract §2).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
@@ -71,7 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('config', deps.config);
   app.decorate('db', deps.database.db);
   app.decorate('limiter', deps.limiter);
-  app.decorate('clock', deps.clock ?? (() => new Date()));
+  app.decorate('clock', clock);
   app.decorate(
     'authenticator',
     await createAuthenticator({
@@ -79,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       notifier: deps.database.notifier,
       limiter: deps.limiter,
       failureLimit: deps.config.authFailureLimit,
+      clock,
     }),
   );
   app.decorateRequest('principal', null as unknown as Principal);
@@ -86,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Trace-Id', request.id);
   });
-  registerErrorHandler(app);
+  registerErrorHandler(app, validation);
   registerRouteFallbacks(app);
 
   app.addSchema(ErrorEnvelope);
@@ -97,8 +116,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, openApiOptions(deps.config));
 
   await app.register(healthRoutes, { prefix: '/v1' });
-  await app.register(merchantApi, { prefix: '/v1/merchant' });
-  await app.register(adminApi, { prefix: '/v1/admin' });
+  await app.register(
+    async (merchant) => {
+      guardMerchantApi(merchant);
+      await merchant.register(merchantRoutes);
+      await merchant.register(invoiceRoutes);
+    },
+    { prefix: '/v1/merchant' },
+  );
+  await app.register(
+    async (admin) => {
+      guardAdminApi(admin);
+      await admin.register(adminRoutes);
+      await admin.register(sandboxRoutes);
+      await admin.register(webhookAdminRoutes);
+    },
+    { prefix: '/v1/admin' },
+  );
   await app.register(checkoutRoutes, { prefix: '/pay' });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

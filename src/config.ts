@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { loadNetworks, NetworkConfigError, type NetworkRegistry } from './chains/networks.js';
+import type { NetworkRegistry } from './networks/network.js';
+import { loadNetworks, NetworkConfigError } from './networks/registry.js';
 
 /**
  * The one schema for the environment. It is parsed once at start-up and frozen; nothing else in the
@@ -50,7 +51,7 @@ export interface Config {
   readonly role: 'all' | 'api' | 'worker';
   /** Allow webhook URLs on private and loopback addresses (and plain http to them): for local development. */
   readonly webhookAllowPrivate: boolean;
-  /** Every chain network Paydesk knows (src/chains/networks.ts); those with an RPC URL are watched. */
+  /** Every chain network Paydesk knows (src/networks/registry.ts); those with an RPC URL are watched. */
   readonly networks: NetworkRegistry;
   readonly version: string;
 }

@@ -6,7 +6,7 @@ import { DirectoryLockedError } from './db/directory-lock.js';
 import { migrate } from './db/migrate.js';
 import { memoryStore, redisStore } from './http/rate-limit.js';
 import { demoBanner, seedDemo } from './merchants/demo.js';
-import { startWorkers, stopWorkers } from './workers/start.js';
+import { startWorkers } from './workers.js';
 
 const SHUTDOWN_BUDGET_MS = 9_000;
 
@@ -24,10 +24,10 @@ async function main() {
   const app = await buildApp({ config, database, limiter });
 
   // PAYDESK_ROLE lets an operator scale HTTP and the background workers apart; `all` runs both.
-  const workers = config.role === 'api' ? [] : await startWorkers({ database, config, log: app.log });
+  const workers = config.role === 'api' ? undefined : await startWorkers({ database, config, log: app.log });
   if (config.role === 'worker') await app.ready();
   else await app.listen({ port: config.port, host: config.host });
-  app.log.info({ role: config.role, workers: workers.length }, 'paydesk started');
+  app.log.info({ role: config.role }, 'paydesk started');
   if (demoSecret) process.stdout.write(`${demoBanner(demoSecret, config.publicBaseUrl)}\n`);
 
   let stopping = false;
@@ -40,7 +40,7 @@ async function main() {
       process.exit(1);
     }, SHUTDOWN_BUDGET_MS);
     force.unref();
-    await stopWorkers(workers);
+    await workers?.stop();
     await app.close();
     await limiter.close();
     await database.close();

@@ -6,7 +6,9 @@ import { loadConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
 import { memoryStore, type RateLimitStore, redisStore } from '../src/http/rate-limit.js';
 import { randomBase62 } from '../src/ids.js';
-import { startWorkers, stopWorkers } from '../src/workers/start.js';
+import type { RunningJobs } from '../src/jobs/runner.js';
+import type { DeliveryTuning } from '../src/webhooks/delivery.job.js';
+import { startWorkers } from '../src/workers.js';
 import { freshDatabase } from './database.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -31,6 +33,8 @@ export interface TestApp {
   /** Every log line the app wrote, parsed. */
   logs: Array<Record<string, unknown>>;
   rawLogs: () => string;
+  /** The background jobs, when the app runs them. */
+  workers: RunningJobs | undefined;
   close(): Promise<void>;
 }
 
@@ -39,8 +43,12 @@ export interface TestAppOptions {
   clock?: () => Date;
   /** Reuse a database (several instances on one PostgreSQL); by default each app gets its own. */
   databaseUrl?: string;
-  /** Run the background workers (expiry, webhook delivery) on the app's clock, as `npm start` does. */
-  workers?: boolean;
+  /**
+   * Run the background jobs on the app's clock, as `npm start` does: all of them (`true`), or only
+   * those named.
+   */
+  workers?: boolean | readonly string[];
+  deliveryTuning?: Partial<DeliveryTuning>;
   /** Share one rate-limit store key space between several apps. */
   redisPrefix?: string;
 }
@@ -75,9 +83,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock: options.clock,
   });
   await app.ready();
-  const workers = options.workers
-    ? await startWorkers({ database, config, log: app.log, clock: options.clock })
-    : [];
+  const workers: RunningJobs | undefined = options.workers
+    ? await startWorkers({
+        database,
+        config,
+        log: app.log,
+        clock: options.clock,
+        only: options.workers === true ? undefined : options.workers,
+        deliveryTuning: options.deliveryTuning,
+      })
+    : undefined;
   return {
     app,
     database,
@@ -89,8 +104,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         .map((l) => JSON.parse(l) as Record<string, unknown>);
     },
     rawLogs: () => chunks.join(''),
+    workers,
     async close() {
-      await stopWorkers(workers);
+      await workers?.stop();
       await app.close();
       await limiter.close();
       await database.close();

@@ -1,6 +1,6 @@
 import { type Address, parseAbiItem } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { deriveAddress, parseXpub } from '../src/chains/xpub.js';
+import { deriveAddress, parseXpub } from '../src/networks/xpub.js';
 import { TEST_XPUB } from './chain/wallet.js';
 import { type LocalChain, startChain, stopAllChains } from './chain.js';
 

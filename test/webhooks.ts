@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { type DeliveryTuning, startDeliveryWorker } from '../src/webhooks/delivery-worker.js';
+import type { DeliveryTuning } from '../src/webhooks/delivery.job.js';
 import { RETRY_DELAYS_MS } from '../src/webhooks/schedule.js';
-import type { Worker } from '../src/workers/loop.js';
+import { startWorkers } from '../src/workers.js';
 import {
   ADMIN_TOKEN,
   createInvoice,
@@ -111,17 +111,28 @@ export async function attemptsOf(app: FastifyInstance, endpointId: string): Prom
   return res.json().data;
 }
 
-/** A delivery worker for a test app, on the test's clock, that abandons in-flight sends at once on stop. */
-export function startTestWorker(t: TestApp, clock: () => Date, tuning: Partial<DeliveryTuning> = {}) {
-  return startDeliveryWorker({
-    db: t.database.db,
-    notifier: t.database.notifier,
+export const DELIVERY_JOB = 'webhook-delivery';
+
+/**
+ * The webhook delivery job alone, as the app's workers run it, for a test app: on the test's clock,
+ * abandoning in-flight sends at once on stop.
+ */
+export async function startTestWorker(
+  t: TestApp,
+  clock: () => Date = () => new Date(),
+  tuning: Partial<DeliveryTuning> = {},
+) {
+  const jobs = await startWorkers({
+    database: t.database,
     config: t.app.config,
     log: t.app.log,
     clock,
-    tuning: { shutdownGraceMs: 0, ...tuning },
+    only: [DELIVERY_JOB],
+    deliveryTuning: { shutdownGraceMs: 0, ...tuning },
   });
+  return { wake: () => jobs.wake(DELIVERY_JOB), stop: () => jobs.stop() };
 }
+export type TestWorker = Awaited<ReturnType<typeof startTestWorker>>;
 
 /**
  * An app with private webhook URLs allowed, a delivery worker on the same manual clock, and helpers
@@ -132,7 +143,7 @@ export async function startDeliveryHarness(tuning: Partial<DeliveryTuning> = {})
   const t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' }, clock });
   const receivers: Receiver[] = [];
   const startWorker = () => startTestWorker(t, clock, tuning);
-  let worker: Worker | undefined = await startWorker();
+  let worker: TestWorker | undefined = await startWorker();
 
   return {
     t,

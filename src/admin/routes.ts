@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok } from '../http/envelope.js';
-import { sendApiError } from '../http/error-handler.js';
-import { noRoute } from '../http/routing.js';
 import { errorResponses, nullable, StringEnum, Success } from '../http/schemas.js';
 import {
   AccountSchema,
   ActiveStatusSchema,
   ApiKeySchema,
-  CURRENCIES,
   MAX_TTL_SECONDS,
   MIN_TTL_SECONDS,
   ProjectSchema,
@@ -17,9 +14,7 @@ import {
   toProject,
 } from '../merchants/merchant.js';
 import * as merchants from '../merchants/service.js';
-import { sandboxRoutes } from '../sandbox/routes.js';
-import { webhookAdminRoutes } from '../webhooks/routes.js';
-import { adminGuard } from './authorize.js';
+import { CURRENCIES } from '../networks/network.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const NetworkName = Type.String({
@@ -50,15 +45,8 @@ const ProjectRef = Type.Ref(ProjectSchema);
 const ApiKeyRef = Type.Ref(ApiKeySchema);
 const tags = ['Admin'];
 
-/** The operator's API (contract §8), the backend of a future merchant dashboard. */
-export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
-  // Without a token the admin API does not exist (contract §7): a wrong method on one of its paths is
-  // 404 as well, not the root handler's 405 whose Allow header would reveal the route.
-  if (!app.config.adminToken) {
-    app.setNotFoundHandler((request, reply) => sendApiError(request, reply, noRoute(request)));
-  }
-  app.addHook('onRequest', adminGuard(app.config.adminToken, app.authenticator));
-
+/** The operator's API for accounts, projects and keys (contract §8), under /v1/admin (see app.ts). */
+export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/accounts',
     {
@@ -221,6 +209,4 @@ export const adminApi: FastifyPluginAsyncTypebox = async (app) => {
       return ok(request, 'API key revoked', toApiKey(apiKey));
     },
   );
-  await app.register(sandboxRoutes);
-  await app.register(webhookAdminRoutes);
 };

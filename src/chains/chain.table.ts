@@ -1,11 +1,4 @@
-import type { Selectable } from 'kysely';
-
-export interface XpubIndexTable {
-  xpub: string;
-  /** bigint, read as a string. */
-  next_index: string;
-}
-
+/** Where each network's watcher has got to: the last block fully processed, and its hash. */
 export interface ChainCursorTable {
   network: string;
   /** bigint, read as a string. */
@@ -14,24 +7,16 @@ export interface ChainCursorTable {
   updated_at: Date;
 }
 
+/** Hashes of recently processed blocks, to find the common ancestor after a reorganisation. */
 export interface ChainBlockTable {
   network: string;
   block_number: string;
   block_hash: string;
 }
 
-export type ChainTransferStatus = 'seen' | 'confirmed' | 'reversed';
-
-export interface ChainTransferTable {
-  network: string;
-  tx_hash: string;
-  invoice_id: string;
-  token: string;
-  /** numeric(78,0): the token's smallest unit, read as a string. */
-  units: string;
-  block_number: string;
-  block_hash: string;
-  status: ChainTransferStatus;
+declare module '../db/schema.js' {
+  interface Database {
+    chain_cursors: ChainCursorTable;
+    chain_blocks: ChainBlockTable;
+  }
 }
-
-export type ChainTransferRow = Selectable<ChainTransferTable>;

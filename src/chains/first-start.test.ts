@@ -10,7 +10,7 @@ import {
   newInvoice,
 } from '../../test/chain-app.js';
 import { eventually } from '../../test/webhooks.js';
-import { startWorkers, stopWorkers } from '../workers/start.js';
+import { startWorkers } from '../workers.js';
 
 afterAll(stopAllChains);
 
@@ -29,7 +29,7 @@ test('a network watched for the first time reads back to its oldest open invoice
     try {
       await eventually(async () => (await getInvoice(t, m, inv.id)).status === 'paid');
     } finally {
-      await stopWorkers(workers);
+      await workers.stop();
     }
   } finally {
     await t.close();

@@ -1,10 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { Observation } from '../invoices/lifecycle.js';
-import { observeMany } from '../invoices/transition.js';
+import {
+  confirmingUpTo,
+  type ObserveContext,
+  observe,
+  oldestOpenInvoice,
+  openInvoicesAt,
+  type Reported,
+  standingAbove,
+} from '../invoices/sources.js';
+import { fromTokenUnits, money } from '../money/money.js';
 import * as repo from './repository.js';
 import type { ChainReader, TransferLog } from './rpc.js';
-import { fromTokenUnits } from './units.js';
 
 /** What a scan needs to know about its network. */
 export interface ScannedNetwork {
@@ -25,19 +32,31 @@ export interface ScanContext {
   publicBaseUrl: string;
 }
 
+interface BlockRef {
+  number: bigint;
+  hash: string;
+}
+
 /** How far back block hashes are kept (and so how deep a reorganisation is followed exactly). */
 const KEEP_BLOCKS = 1024n;
 const ANCESTOR_PROBES = 64;
 
+const observing = (ctx: ScanContext): ObserveContext => ({
+  now: ctx.now(),
+  publicBaseUrl: ctx.publicBaseUrl,
+});
+
 /**
- * One step of a network's watcher: follow a reorganisation if there was one, read the next range of
- * blocks, record the transfers to open invoices' addresses, confirm those deep enough, and move the
- * cursor. Every write is idempotent and the cursor moves last, so a step cut short anywhere (an RPC
- * error, a crash) is simply done again from the same cursor: nothing is missed or counted twice.
+ * One step of a network's watcher, a payment source: follow a reorganisation if there was one, read
+ * the next range of blocks, report the transfers to open invoices' addresses, confirm the payments
+ * now deep enough. The watcher keeps only its cursor and block hashes; payments belong to the
+ * invoices module, and the payments found in a range commit in one transaction with the cursor moving
+ * past it, so a step cut short anywhere (an RPC error, a crash) leaves nothing half-done: the range is
+ * read again from the same cursor, and nothing is missed or counted twice.
  * Returns true while the watcher is behind the chain's head.
  */
 export async function scanStep(ctx: ScanContext): Promise<boolean> {
-  const { db, network, reader } = ctx;
+  const { network, reader } = ctx;
   const head = await reader.head();
   // A block at or below this one has `confirmations` blocks, itself included: its payments are final.
   const buriedUpTo = head - BigInt(network.confirmations) + 1n;
@@ -57,26 +76,17 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
     );
     // A log of block `to` from another fork means a reorganisation mid-read: read again.
     if (logs.some((l) => l.blockNumber === to && l.blockHash !== toHash)) return true;
-    await recordPayments(ctx, logs, buriedUpTo);
-    const blocks = new Map(logs.map((l) => [l.blockNumber, l.blockHash]));
-    blocks.set(to, toHash);
-    const passed = [...blocks]
-      .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-      .map(([number, hash]) => ({ number, hash }));
-    await repo.advance(db, network.name, passed, ctx.now());
+    const reports = await paymentsIn(ctx, logs, buriedUpTo);
+    const passed = blocksPassed(logs, { number: to, hash: toHash });
+    await observe(ctx.db, reports, observing(ctx), (tx) => repo.advance(tx, network.name, passed, ctx.now()));
     cursor = { number: to, hash: toHash };
   }
   await confirmBuried(ctx, min(cursor.number, buriedUpTo));
   // Old hashes are forgotten each time the cursor passes a multiple of 256: the table stays small.
   if (from <= to && (from - 1n) / 256n !== to / 256n) {
-    await repo.pruneBlocks(db, network.name, to - KEEP_BLOCKS);
+    await repo.pruneBlocks(ctx.db, network.name, to - KEEP_BLOCKS);
   }
   return cursor.number < head;
-}
-
-interface BlockRef {
-  number: bigint;
-  hash: string;
 }
 
 async function cursorOrStart(ctx: ScanContext, head: bigint): Promise<BlockRef> {
@@ -84,12 +94,14 @@ async function cursorOrStart(ctx: ScanContext, head: bigint): Promise<BlockRef> 
   if (row) return { number: BigInt(row.block_number), hash: row.block_hash };
   // A network watched for the first time starts where its oldest open invoice was created: no earlier
   // block can pay one. With no open invoice, it starts at the head.
-  const oldest = await repo.oldestOpenInvoice(ctx.db, ctx.network.name, ctx.now());
+  const oldest = await oldestOpenInvoice(ctx.db, ctx.network.name, ctx.now());
   const first = oldest ? await firstBlockSince(ctx.reader, head, oldest.getTime() - CLOCK_SKEW_MS) : head;
   const number = first > 0n ? first - 1n : 0n;
   const hash = await ctx.reader.blockHash(number);
   if (!hash) throw new Error(`${ctx.network.name}: the node has no block ${number}`);
-  await repo.advance(ctx.db, ctx.network.name, [{ number, hash }], ctx.now());
+  await ctx.db
+    .transaction()
+    .execute((tx) => repo.advance(tx, ctx.network.name, [{ number, hash }], ctx.now()));
   return { number, hash };
 }
 
@@ -109,79 +121,66 @@ async function firstBlockSince(reader: ChainReader, head: bigint, sinceMs: numbe
   return lo;
 }
 
-/** Matches transfers to open invoices, records them, and feeds them to the lifecycle as payments. */
-async function recordPayments(ctx: ScanContext, logs: TransferLog[], buriedUpTo: bigint): Promise<void> {
-  if (logs.length === 0) return;
-  const { db, network } = ctx;
+/** The blocks a range passed that are worth remembering: those with transfers, and its last. */
+function blocksPassed(logs: readonly TransferLog[], last: BlockRef): BlockRef[] {
+  const blocks = new Map(logs.map((l) => [l.blockNumber, l.blockHash]));
+  blocks.set(last.number, last.hash);
+  return [...blocks].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([number, hash]) => ({ number, hash }));
+}
+
+/** Transfers of an invoice's own token to its address, as payments: one per transaction and invoice. */
+async function paymentsIn(ctx: ScanContext, logs: TransferLog[], buriedUpTo: bigint): Promise<Reported[]> {
+  if (logs.length === 0) return [];
+  const { network } = ctx;
   const recipients = [...new Set(logs.map((l) => l.to))];
-  const invoices = await repo.openInvoicesAt(db, network.name, recipients, ctx.now());
-  if (invoices.length === 0) return;
+  const invoices = await openInvoicesAt(ctx.db, network.name, recipients, ctx.now());
   const byAddress = new Map(invoices.map((i) => [i.pay_address, i]));
-  // One payment per transaction and invoice: several Transfer logs of one transaction add up.
-  const found = new Map<string, repo.FoundTransfer>();
+  const found = new Map<string, { invoiceId: string; log: TransferLog; units: bigint }>();
   for (const log of logs) {
     const invoice = byAddress.get(log.to);
     // Only the invoice's own token counts; another token sent to the address is not a payment of it.
     if (!invoice || network.tokens.get(invoice.currency)?.address !== log.token) continue;
+    // Several Transfer logs of one transaction to one invoice add up to one payment.
     const key = `${log.txHash} ${invoice.id}`;
     const seen = found.get(key);
     if (seen) seen.units += log.value;
-    else {
-      found.set(key, {
-        txHash: log.txHash,
-        invoiceId: invoice.id,
-        token: log.token,
-        units: log.value,
-        blockNumber: log.blockNumber,
-        blockHash: log.blockHash,
-        status: log.blockNumber <= buriedUpTo ? 'confirmed' : 'seen',
-      });
-    }
+    else found.set(key, { invoiceId: invoice.id, log, units: log.value });
   }
-  const transfers = [...found.values()];
-  await observeMany(
-    db,
-    transfers.map((t) => ({
-      invoiceId: t.invoiceId,
-      observation: payment(t.txHash, t.units, network.decimals.get(t.token), t.status === 'confirmed'),
-    })),
-    ctx.now(),
-    ctx.publicBaseUrl,
-  );
-  await repo.recordTransfers(db, network.name, transfers);
+  return [...found.values()].map(({ invoiceId, log, units }) => ({
+    invoiceId,
+    observation: {
+      kind: 'payment',
+      txHash: log.txHash,
+      // Token units become Money exactly (bigint all the way, never a float).
+      amount: fromTokenUnits(units, decimalsOf(network, log.token)),
+      confirmed: log.blockNumber <= buriedUpTo,
+      block: { number: log.blockNumber, hash: log.blockHash },
+    },
+  }));
 }
 
-/** Token units become the lifecycle's 10^-18 units exactly (bigint all the way, never a float). */
-function payment(
-  txHash: string,
-  units: bigint,
-  decimals: number | undefined,
-  confirmed: boolean,
-): Observation {
-  if (decimals === undefined) throw new Error(`no decimals known for the token of ${txHash}`);
-  return { kind: 'payment', txHash, amount: fromTokenUnits(units, decimals), confirmed };
+function decimalsOf(network: ScannedNetwork, token: string): number {
+  const decimals = network.decimals.get(token);
+  if (decimals === undefined) throw new Error(`${network.name}: no decimals known for token ${token}`);
+  return decimals;
 }
 
+/** Payments still confirming whose block is now deep enough. */
 async function confirmBuried(ctx: ScanContext, depthBlock: bigint): Promise<void> {
-  const { db, network } = ctx;
-  const due = await repo.transfersToConfirm(db, network.name, depthBlock);
+  const due = await confirmingUpTo(ctx.db, ctx.network.name, depthBlock);
   if (due.length === 0) return;
-  await observeMany(
-    db,
-    due.map((t) => ({
-      invoiceId: t.invoice_id,
-      observation: payment(t.tx_hash, BigInt(t.units), network.decimals.get(t.token), true),
-    })),
-    ctx.now(),
-    ctx.publicBaseUrl,
-  );
-  await repo.setTransferStatus(db, network.name, due, 'confirmed');
+  const reports: Reported[] = due.map((p) => ({
+    invoiceId: p.invoice_id,
+    observation: { kind: 'payment', txHash: p.tx_hash, amount: money(p.amount), confirmed: true },
+  }));
+  await observe(ctx.db, reports, observing(ctx));
 }
 
 /**
  * The block under the cursor is no longer on the chain. Walk back through remembered hashes to the
- * newest block the node still has, reverse every transfer above it, and put the cursor there; the
- * next step reads the new fork's blocks (a transaction mined again there is seen again).
+ * newest block the node still has, report every payment above it as reversed and put the cursor there,
+ * in one transaction; the next step reads the new fork's blocks (a transaction mined again there is
+ * seen again).
  */
 async function followReorg(ctx: ScanContext, cursor: BlockRef): Promise<BlockRef> {
   const { db, network, reader } = ctx;
@@ -200,16 +199,14 @@ async function followReorg(ctx: ScanContext, cursor: BlockRef): Promise<BlockRef
     if (!hash) throw new Error(`${network.name}: the node has no block ${number}`);
     ancestor = { number, hash };
   }
-  const dropped = await repo.transfersAbove(db, network.name, ancestor.number);
-  await observeMany(
-    db,
-    dropped.map((t) => ({ invoiceId: t.invoice_id, observation: { kind: 'reversal', txHash: t.tx_hash } })),
-    ctx.now(),
-    ctx.publicBaseUrl,
-  );
-  await repo.setTransferStatus(db, network.name, dropped, 'reversed');
-  await repo.rewind(db, network.name, ancestor, ctx.now());
-  return ancestor;
+  const common = ancestor;
+  const dropped = await standingAbove(db, network.name, common.number);
+  const reports: Reported[] = dropped.map((p) => ({
+    invoiceId: p.invoice_id,
+    observation: { kind: 'reversal', txHash: p.tx_hash },
+  }));
+  await observe(db, reports, observing(ctx), (tx) => repo.rewind(tx, network.name, common, ctx.now()));
+  return common;
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);

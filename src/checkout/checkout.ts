@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
-import { INVOICE_STATUSES } from '../invoices/invoice.js';
-import { fromUnits, toUnits } from '../invoices/money.js';
+import { confirmedTotal, confirming, type InvoiceState } from '../invoices/lifecycle.js';
+import { INVOICE_STATUSES } from '../invoices/status.js';
+import { formatMoney } from '../money/money.js';
 import type { CheckoutRow } from './repository.js';
 
 /** The public JSON of `GET /pay/{id}/status` (contract §12), and nothing else. */
@@ -21,17 +22,18 @@ export const PublicStatusSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export function toPublicStatus(row: CheckoutRow) {
+/** The invoice as its payer sees it now: `state` is the lifecycle's, at the moment of the request. */
+export function toPublicStatus(row: CheckoutRow, state: InvoiceState) {
   return {
     id: row.id,
-    status: row.status,
-    amount: row.amount,
-    amount_paid: fromUnits(toUnits(row.amount_paid)),
+    status: state.status,
+    amount: formatMoney(state.amount),
+    amount_paid: formatMoney(confirmedTotal(state)),
     currency: row.currency,
     network: row.network,
     pay_address: row.pay_address,
-    payment_expires_at: row.payment_expires_at.toISOString(),
-    paid_at: row.paid_at?.toISOString() ?? null,
+    payment_expires_at: state.expiresAt.toISOString(),
+    paid_at: state.paidAt?.toISOString() ?? null,
   };
 }
 
@@ -39,36 +41,29 @@ export function toPublicStatus(row: CheckoutRow) {
 export type ViewState = 'waiting' | 'detected' | 'paid' | 'expired' | 'failed';
 
 /**
- * Which view the payer sees. A payment seen but not confirmed holds the invoice open (contract §9),
- * so it is `detected` even past the deadline. An open invoice past its deadline with nothing holding
- * it is shown as expired at once: the expiry worker gets to it within seconds, and the payer must not
- * be invited to pay in between.
+ * Which view the payer sees: the invoice's status as the lifecycle has it at this moment (so a view
+ * never waits on the expiry worker, and never contradicts the rules: a part-paid invoice past its
+ * deadline is failed, not expired), and `detected` while a payment seen is still confirming, on an
+ * open invoice or within the late window, so the payer is not asked to pay again.
  */
-export function viewState(row: CheckoutRow, now: Date): ViewState {
-  if (row.status !== 'pending') return row.status;
-  if (row.awaiting_confirmation) return 'detected';
-  return now.getTime() > row.payment_expires_at.getTime() ? 'expired' : 'waiting';
+export function viewOf(state: InvoiceState): ViewState {
+  if (state.status === 'paid' || state.status === 'failed') return state.status;
+  if (confirming(state)) return 'detected';
+  return state.status === 'pending' ? 'waiting' : 'expired';
 }
 
 /**
  * The version of what the page shows, as a strong ETag: it changes with every write to the invoice
  * (observe() moves updated_at on each change, a payment seen included), when the deadline turns the
- * view to expired, and with any field shown, should two writes ever share a millisecond.
+ * view, and with any field shown, should two writes ever share a millisecond.
  */
-export function versionTag(row: CheckoutRow, state: ViewState): string {
-  const shown = [
-    row.updated_at.toISOString(),
-    state,
-    row.failure_reason,
-    JSON.stringify(toPublicStatus(row)),
-  ];
+export function versionTag(
+  row: CheckoutRow,
+  view: ViewState,
+  status: ReturnType<typeof toPublicStatus>,
+): string {
+  const shown = [row.updated_at.toISOString(), view, JSON.stringify(status)];
   return `"${createHash('sha256').update(shown.join('|')).digest('base64url').slice(0, 22)}"`;
-}
-
-/** What is still due: the amount less confirmed payments, never below zero. */
-export function amountDue(row: CheckoutRow): string {
-  const due = toUnits(row.amount) - toUnits(row.amount_paid);
-  return fromUnits(due > 0n ? due : 0n);
 }
 
 /** RFC 9110 §13.1.2: If-None-Match matches on `*` or any listed tag, compared weakly. */

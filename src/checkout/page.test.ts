@@ -8,8 +8,9 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/app.js';
+import { money } from '../money/money.js';
+import { paymentRequest } from '../networks/payment-request.js';
 import { CONTENT_SECURITY_POLICY } from './headers.js';
-import { paymentRequest } from './payment-request.js';
 
 const clock = manualClock();
 let t: TestApp;
@@ -88,12 +89,10 @@ describe('GET /pay/{id}', () => {
     const res = await page(inv.id);
     expect(res.body).toContain('We received 2.50 USDT so far.');
     expect(res.body).toContain('<strong>10.00 USDT</strong>');
-    const request = paymentRequest({
-      network: 'sandbox',
-      currency: 'USDT',
-      pay_address: inv.pay_address,
-      amount: '10.00',
-    });
+    const request = paymentRequest(
+      { network: 'sandbox', currency: 'USDT', pay_address: inv.pay_address, amount: money('10.00') },
+      t.app.config.networks,
+    );
     expect(res.body).toContain(`aria-label="QR code to pay 10.00 USDT to ${inv.pay_address}"`);
     expect(request).toBe(`sandbox:${inv.pay_address}?amount=10.00&currency=USDT`);
   });
@@ -125,6 +124,21 @@ describe('GET /pay/{id}', () => {
     const failedPage = (await page(failed.id)).body;
     expect(stateOf(failedPage)).toBe('failed');
     expect(failedPage).toContain('Payment incomplete');
+  });
+
+  test('a part-paid invoice past its deadline, before any worker ran, is failed (underpaid), never expired', async () => {
+    const inv = await newInvoice();
+    await pay(inv.id, { amount: '4.00' });
+    clock.advance(61_000);
+    const body = (await page(inv.id)).body;
+    expect(stateOf(body)).toBe('failed');
+    expect(body).toContain('Payment incomplete');
+    expect(body).not.toContain('Invoice expired');
+    const status = await t.app.inject({ url: `/pay/${inv.id}/status` });
+    expect(status.json().data).toMatchObject({ status: 'failed', amount_paid: '4.00' });
+    // The stored status moves only when the expiry job passes (none runs here): the page does not wait.
+    const stored = await t.app.inject({ url: `/v1/merchant/invoices/${inv.id}`, headers: m.auth });
+    expect(stored.json().data.status).toBe('pending');
   });
 
   test('a confirmed part-payment that is reversed fails the invoice: the reversed view', async () => {

@@ -1,4 +1,4 @@
-import { amountDue } from './checkout.js';
+import { formatMoney } from '../money/money.js';
 import { type Html, html } from './html.js';
 import { icons } from './icons.js';
 import { documentHtml } from './layout.js';
@@ -17,7 +17,7 @@ const TITLES = {
 /** The whole payment page: the one renderer of every view, used for the first load and every live update. */
 export function checkoutPage(c: Checkout, root: string): string {
   const { row } = c;
-  const title = `${TITLES[c.state]} ${row.amount} ${row.currency} · ${row.project_name}`;
+  const title = `${TITLES[c.state]} ${c.status.amount} ${row.currency} · ${row.project_name}`;
   return documentHtml({ title, root, main: checkoutMain(c, root) });
 }
 
@@ -49,7 +49,7 @@ function summary(c: Checkout): Html {
   const label = c.state === 'paid' ? 'Amount paid' : c.state === 'waiting' ? 'Amount due' : 'Amount';
   return html`<div class="summary">
 <p class="summary-label">${label}</p>
-<h1 class="amount"><span class="amount-value">${c.row.amount}</span> <span class="amount-currency">${c.row.currency}</span></h1>
+<h1 class="amount"><span class="amount-value">${c.status.amount}</span> <span class="amount-currency">${c.row.currency}</span></h1>
 </div>`;
 }
 
@@ -59,7 +59,7 @@ function payDetails(c: Checkout): Html {
   return html`<section class="pay" aria-labelledby="pay-heading">
 <h2 id="pay-heading" class="visually-hidden">Payment details</h2>
 <figure class="qr-frame">
-${qrSvg(request, `QR code to pay ${amountDue(row)} ${row.currency} to ${row.pay_address}`)}
+${qrSvg(request, `QR code to pay ${formatMoney(c.due)} ${row.currency} to ${row.pay_address}`)}
 <figcaption>Scan with your wallet app</figcaption>
 </figure>
 <div class="field-head">

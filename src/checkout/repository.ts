@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { compileOnce, param } from '../db/compiled.js';
 import type { Database } from '../db/schema.js';
+import { type Placeholders, statement } from '../db/statement.js';
 
-// Polled every two seconds by every open payment page: compiled once, sent as a prepared statement.
-const findQuery = compileOnce((db) =>
+// Polled every two seconds by every open payment page: both are named prepared statements.
+const findStatement = statement('checkout_find', (p: Placeholders<{ id: string }>, db) =>
   db
     .selectFrom('invoices as i')
     .innerJoin('projects as p', 'p.id', 'i.project_id')
@@ -18,17 +18,24 @@ const findQuery = compileOnce((db) =>
       'i.pay_address',
       'i.payment_expires_at',
       'i.paid_at',
+      'i.tx_hash',
+      'i.paid_late',
       'i.failure_reason',
-      'i.awaiting_confirmation',
       'i.updated_at',
       'p.name as project_name',
     ])
-    .where('i.id', '=', param(1)),
+    .where('i.id', '=', p.id),
 );
 
-export type CheckoutRow = Awaited<ReturnType<typeof findQuery>>[number];
+const paymentsStatement = statement('checkout_payments', (p: Placeholders<{ id: string }>, db) =>
+  db.selectFrom('payments').selectAll().where('invoice_id', '=', p.id),
+);
 
-/** The invoice as the payment page shows it, with its project's name; undefined when there is none. */
-export async function findCheckout(db: Kysely<Database>, id: string): Promise<CheckoutRow | undefined> {
-  return (await findQuery(db, [id]))[0];
+export type CheckoutRow = Awaited<ReturnType<typeof findStatement>>[number];
+
+/** The invoice as the payment page shows it, its project's name and its payments; undefined when none. */
+export async function findCheckout(db: Kysely<Database>, id: string) {
+  const [rows, payments] = await Promise.all([findStatement(db, { id }), paymentsStatement(db, { id })]);
+  const row = rows[0];
+  return row && { row, payments };
 }

@@ -1,16 +1,20 @@
 import type { Kysely } from 'kysely';
-import type { NetworkRegistry } from '../chains/networks.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { hasIdShape } from '../ids.js';
+import { type InvoiceState, outstanding, stateAt } from '../invoices/lifecycle.js';
+import { stateOf } from '../invoices/observe.js';
+import type { Money } from '../money/money.js';
+import { type NetworkRegistry, SANDBOX } from '../networks/network.js';
+import { paymentRequest } from '../networks/payment-request.js';
 import { simulatePayment } from '../sandbox/service.js';
-import { amountDue, toPublicStatus, type ViewState, versionTag, viewState } from './checkout.js';
-import { networkLabel } from './network.js';
-import { paymentRequest } from './payment-request.js';
+import { toPublicStatus, type ViewState, versionTag, viewOf } from './checkout.js';
 import { type CheckoutRow, findCheckout } from './repository.js';
 
 export interface Checkout {
   row: CheckoutRow;
+  /** The lifecycle's state of the invoice at `now`: what every view shows. */
+  invoice: InvoiceState;
   /** The public JSON of /status (amounts formatted as on the wire). */
   status: ReturnType<typeof toPublicStatus>;
   state: ViewState;
@@ -19,6 +23,8 @@ export interface Checkout {
   now: Date;
   /** The network as the payer reads it ("Polygon"). */
   networkLabel: string;
+  /** What is still to be sent (lifecycle.outstanding). */
+  due: Money;
   /** The QR code's text: what a wallet needs to pay what is still due. */
   paymentRequest: string;
 }
@@ -30,32 +36,38 @@ export async function loadCheckout(
   id: string,
   now: Date,
 ): Promise<Checkout> {
-  const row = hasIdShape(id, 'inv') ? await findCheckout(db, id) : undefined;
-  if (!row) throw ApiError.notFound('No invoice with this id');
-  const state = viewState(row, now);
+  const found = hasIdShape(id, 'inv') ? await findCheckout(db, id) : undefined;
+  if (!found) throw ApiError.notFound('No invoice with this id');
+  const { row } = found;
+  const invoice = stateAt(stateOf(row, found.payments), now);
+  const state = viewOf(invoice);
+  const status = toPublicStatus(row, invoice);
+  const due = outstanding(invoice);
   return {
     row,
-    status: toPublicStatus(row),
+    invoice,
+    status,
     state,
-    etag: versionTag(row, state),
+    etag: versionTag(row, state, status),
     now,
-    networkLabel: networkLabel(row.network, networks),
+    networkLabel: networks.label(row.network),
+    due,
     paymentRequest: paymentRequest(
-      { network: row.network, currency: row.currency, pay_address: row.pay_address, amount: amountDue(row) },
+      { network: row.network, currency: row.currency, pay_address: row.pay_address, amount: due },
       networks,
     ),
   };
 }
 
-/** Only sandbox invoices still waiting (or awaiting confirmation) can be paid from the page. */
+/** Only sandbox invoices still waiting for a payment can be paid from the page. */
 export function canSimulate(c: Checkout): boolean {
-  return c.row.network === 'sandbox' && (c.state === 'waiting' || c.state === 'detected');
+  return c.row.network === SANDBOX && c.state === 'waiting';
 }
 
 /**
  * The page's "Simulate payment" button: the admin simulator's path (contract §11), with its defaults
  * (the amount still due, confirmed). Off the sandbox the action does not exist (NOT_FOUND); on an
- * invoice no longer open it does nothing, so a double submit just shows the current state.
+ * invoice no longer waiting it does nothing, so a double submit just shows the current state.
  */
 export async function simulateFromPage(
   db: Kysely<Database>,
@@ -65,7 +77,7 @@ export async function simulateFromPage(
   publicBaseUrl: string,
 ): Promise<void> {
   const checkout = await loadCheckout(db, networks, id, now);
-  if (checkout.row.network !== 'sandbox') throw ApiError.notFound('No such action for this invoice');
+  if (checkout.row.network !== SANDBOX) throw ApiError.notFound('No such action for this invoice');
   if (!canSimulate(checkout)) return;
-  await simulatePayment(db, id, {}, now, publicBaseUrl);
+  await simulatePayment(db, id, {}, { now, publicBaseUrl });
 }

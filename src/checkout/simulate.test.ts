@@ -51,11 +51,20 @@ describe('POST /pay/{id}/simulate (the "Simulate payment" button)', () => {
     expect(page.body).toContain('data-state="paid"');
   });
 
-  test('pays an invoice whose payment is seen but unconfirmed', async () => {
+  test('does not pay again an invoice whose payment is on its way: it shows the detected view', async () => {
     const inv = await newInvoice();
-    await admin(t.app, 'POST', `/v1/admin/invoices/${inv.id}/simulate-payment`, { confirmed: false });
+    await admin(t.app, 'POST', `/v1/admin/invoices/${inv.id}/simulate-payment`, {
+      confirmed: false,
+      tx_hash: '0xonitsway',
+    });
     expect((await submit(inv.id)).statusCode).toBe(303);
-    expect((await merchantView(inv.id)).status).toBe('paid');
+    const payments = await t.database.db
+      .selectFrom('payments')
+      .select('tx_hash')
+      .where('invoice_id', '=', inv.id)
+      .execute();
+    expect(payments).toEqual([{ tx_hash: '0xonitsway' }]);
+    expect((await merchantView(inv.id)).status).toBe('pending');
   });
 
   test('works without a body or Content-Type, as a script may post it', async () => {

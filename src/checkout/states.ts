@@ -1,5 +1,5 @@
-import { toUnits } from '../invoices/money.js';
-import { amountDue } from './checkout.js';
+import { confirmedTotal } from '../invoices/lifecycle.js';
+import { formatMoney } from '../money/money.js';
 import { formatDateTime, formatRemaining } from './format.js';
 import { type Html, html } from './html.js';
 import { icons } from './icons.js';
@@ -25,7 +25,11 @@ export function statusBlock(c: Checkout): Html {
     case 'paid':
       return result('success', icons.check, 'Payment received', {
         text: html`Thank you! ${merchant} has been notified. You can close this page.`,
-        rows: [['Paid on', dateTime(row.paid_at ?? row.updated_at)], ['Network', c.networkLabel], reference],
+        rows: [
+          ['Paid on', dateTime(c.invoice.paidAt ?? row.updated_at)],
+          ['Network', c.networkLabel],
+          reference,
+        ],
       });
     case 'expired':
       return result('neutral', icons.expired, 'Invoice expired', {
@@ -36,10 +40,10 @@ export function statusBlock(c: Checkout): Html {
       return result(
         'danger',
         icons.cross,
-        row.failure_reason === 'payment_reversed' ? 'Payment reversed' : 'Payment incomplete',
+        c.invoice.failureReason === 'payment_reversed' ? 'Payment reversed' : 'Payment incomplete',
         {
           text:
-            row.failure_reason === 'payment_reversed'
+            c.invoice.failureReason === 'payment_reversed'
               ? html`The payment was reversed on the network before it was confirmed. Contact ${merchant} before you pay again.`
               : html`Less than the full amount arrived before the deadline. Contact ${merchant} to settle the difference.`,
           rows: [['Received', `${c.status.amount_paid} ${row.currency}`], reference],
@@ -51,13 +55,13 @@ export function statusBlock(c: Checkout): Html {
 function waiting(c: Checkout): Html {
   const { row } = c;
   const remaining = row.payment_expires_at.getTime() - c.now.getTime();
-  const partial = toUnits(row.amount_paid) > 0n;
+  const partial = confirmedTotal(c.invoice) > 0n;
   return html`<section class="status status-waiting" aria-labelledby="status-heading">
 <div class="status-line">
 <h2 id="status-heading" class="status-title" tabindex="-1"><span class="pulse" aria-hidden="true"></span>Waiting for payment</h2>
 <p class="timer${remaining < 5 * 60_000 ? ' is-urgent' : ''}">Expires in <time class="countdown" datetime="${row.payment_expires_at.toISOString()}" data-countdown>${formatRemaining(remaining)}</time></p>
 </div>
-<p class="instruction">${partial ? html`We received ${c.status.amount_paid} ${row.currency} so far. ` : ''}Send <strong>${amountDue(row)} ${row.currency}</strong> on the ${c.networkLabel} network to the address below.</p>
+<p class="instruction">${partial ? html`We received ${c.status.amount_paid} ${row.currency} so far. ` : ''}Send <strong>${formatMoney(c.due)} ${row.currency}</strong> on the ${c.networkLabel} network to the address below.</p>
 ${row.network === 'sandbox' ? '' : html`<p class="instruction">Only ${row.currency} on ${c.networkLabel} counts: another token, or the same token on another network, does not pay this invoice.</p>`}
 </section>`;
 }

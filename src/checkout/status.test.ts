@@ -70,12 +70,12 @@ describe('GET /pay/{id}/status', () => {
   test('moves the ETag when a payment is seen, though no public field shows it, and again when it is paid', async () => {
     const inv = await newInvoice();
     const before = (await status(inv.id)).headers.etag as string;
-    await pay(inv.id, { confirmed: false });
+    await pay(inv.id, { confirmed: false, tx_hash: '0xseen' });
     const seen = await status(inv.id, { 'if-none-match': before });
     expect(seen.statusCode).toBe(200);
     expect(seen.json().data.status).toBe('pending');
     expect(seen.headers.etag).not.toBe(before);
-    await pay(inv.id);
+    await pay(inv.id, { confirmed: true, tx_hash: '0xseen' });
     const paid = await status(inv.id, { 'if-none-match': seen.headers.etag as string });
     expect(paid.statusCode).toBe(200);
     expect(paid.json().data).toMatchObject({

@@ -2,13 +2,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { type DirectoryLock, lockDirectory } from './directory-lock.js';
+import { postgresDialect } from './driver.js';
 import { type Notifier, pgliteNotifier, postgresNotifier } from './notifier.js';
-import { preparePool } from './prepared.js';
-import './types.js';
 import type { Database } from './schema.js';
+import { typeParsers } from './type-parsers.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -40,11 +40,10 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
 }
 
 async function openPostgres(url: string, options: OpenOptions): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? 10 });
+  const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? 10, types: typeParsers });
   // An idle client losing its connection (a server restart) must not crash the process.
   pool.on('error', () => {});
-  preparePool(pool);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
   const notifier = postgresNotifier(url);
   return {
     db,
@@ -71,24 +70,37 @@ async function openPglite(location: string, snapshot?: Blob): Promise<DatabaseHa
   }
   try {
     const pglite = await PGlite.create(dataDir ? { dataDir } : snapshot ? { loadDataDir: snapshot } : {});
-    const pool = new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
-    preparePool(pool);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    const notifier = pgliteNotifier(pglite);
-    return {
-      db,
-      kind: 'pglite',
-      isNewEmbedded: isNew,
-      notifier,
-      async close() {
-        await notifier.close();
-        await db.destroy();
-        await pglite.close();
-        lock?.release();
-      },
-    };
+    return embeddedHandle(pglite, isNew, async () => {
+      await pglite.close();
+      lock?.release();
+    });
   } catch (err) {
     lock?.release();
     throw err;
   }
+}
+
+/**
+ * A handle over an open PGlite instance; `release` runs once the handle's own pool is closed (it
+ * closes the instance, or, in the tests, hands it back for reuse).
+ */
+export function embeddedHandle(
+  pglite: PGlite,
+  isNewEmbedded: boolean,
+  release: () => Promise<void>,
+): DatabaseHandle {
+  const pool = new pg.Pool({ ...(createPgConfig(pglite) as pg.PoolConfig), types: typeParsers });
+  const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
+  const notifier = pgliteNotifier(pglite);
+  return {
+    db,
+    kind: 'pglite',
+    isNewEmbedded,
+    notifier,
+    async close() {
+      await notifier.close();
+      await db.destroy();
+      await release();
+    },
+  };
 }

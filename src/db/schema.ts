@@ -1,34 +1,12 @@
-import type {
-  ChainBlockTable,
-  ChainCursorTable,
-  ChainTransferTable,
-  XpubIndexTable,
-} from '../chains/chain.table.js';
-import type { IdempotencyKeyTable, InvoiceCountTable, InvoiceTable } from '../invoices/invoice.table.js';
-import type { PaymentTable } from '../invoices/payment.table.js';
-import type { AccountTable, ApiKeyTable, ProjectTable } from '../merchants/merchant.table.js';
-import type {
-  EventTable,
-  WebhookAttemptTable,
-  WebhookDeliveryTable,
-  WebhookEndpointTable,
-} from '../webhooks/webhook.table.js';
-
-/** Every table Kysely knows about; each feature folder owns the types of its own tables. */
-export interface Database {
-  accounts: AccountTable;
-  projects: ProjectTable;
-  api_keys: ApiKeyTable;
-  invoices: InvoiceTable;
-  invoice_counts: InvoiceCountTable;
-  idempotency_keys: IdempotencyKeyTable;
-  payments: PaymentTable;
-  events: EventTable;
-  webhook_endpoints: WebhookEndpointTable;
-  webhook_deliveries: WebhookDeliveryTable;
-  webhook_attempts: WebhookAttemptTable;
-  xpub_indexes: XpubIndexTable;
-  chain_cursors: ChainCursorTable;
-  chain_blocks: ChainBlockTable;
-  chain_transfers: ChainTransferTable;
-}
+/**
+ * Every table Kysely knows about. Each feature declares its own tables in its `*.table.ts`, adding
+ * them to this interface by declaration merging:
+ *
+ *   declare module '../db/schema.js' {
+ *     interface Database { invoices: InvoiceTable }
+ *   }
+ *
+ * so the database layer depends on no feature, and a feature's tables live beside its SQL.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by each feature's *.table.ts (see above)
+export interface Database {}

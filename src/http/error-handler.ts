@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './envelope.js';
 import { ApiError, type FieldError } from './errors.js';
-import { toFieldErrors } from './validation.js';
+import type { Validation } from './validation.js';
 
 const BODY_ERRORS: Record<string, Omit<FieldError, 'in' | 'field'>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { rule: 'invalid_json', message: 'The body is not valid JSON' },
@@ -44,10 +44,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * bad JSON, body too large) are mapped onto our codes; anything else is logged with its stack and
  * answered with a bare INTERNAL_SERVER_ERROR that says nothing about the inside.
  */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, validation: Validation): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof ApiError) return sendApiError(request, reply, err);
-    const mapped = fromFramework(err, request);
+    const mapped = fromFramework(err, request, validation);
     if (mapped) return sendApiError(request, reply, mapped);
     if (isDatabaseUnavailable(err)) {
       request.log.error({ err }, 'database unavailable');
@@ -70,7 +70,11 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, err: 
   return sendError(request, reply, err.statusCode, err.code, err.message, err.details);
 }
 
-function fromFramework(err: FastifyError, request: FastifyRequest): ApiError | undefined {
+function fromFramework(
+  err: FastifyError,
+  request: FastifyRequest,
+  validation: Validation,
+): ApiError | undefined {
   if (err.validation) {
     const context = err.validationContext ?? 'body';
     const input = {
@@ -79,7 +83,9 @@ function fromFramework(err: FastifyError, request: FastifyRequest): ApiError | u
       params: request.params,
       headers: request.headers,
     }[context];
-    return ApiError.validation(toFieldErrors(context, err.validation as unknown as ErrorObject[], input));
+    return ApiError.validation(
+      validation.fieldErrors(context, err.validation as unknown as ErrorObject[], input),
+    );
   }
   const known = err.code ? BODY_ERRORS[err.code] : undefined;
   if (known) return ApiError.validation([{ in: 'body', field: 'body', ...known }]);

@@ -1,13 +1,23 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { admin, createMerchant, type Merchant, startTestApp, type TestApp } from '../../test/app.js';
+import {
+  admin,
+  createMerchant,
+  type Merchant,
+  manualClock,
+  startTestApp,
+  type TestApp,
+} from '../../test/app.js';
 
 const MAX = 3;
-const WINDOW_SECONDS = 3600; // long, so a test never straddles two windows
+const WINDOW_SECONDS = 3600;
 
+// The limiter counts on the app's clock: at the start of a window here, so no test straddles two.
+const clock = manualClock(new Date('2026-11-21T10:00:00.000Z'));
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({
+    clock,
     env: {
       RATE_LIMIT_MAX: String(MAX),
       RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
@@ -71,17 +81,10 @@ describe('per-project limit', () => {
   });
 });
 
-/** The failure window is a fixed minute of real time; start well inside one so the test cannot straddle two. */
-async function awayFromMinuteEdge() {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
-
 describe('failed-authentication limit', () => {
   test('after AUTH_FAILURE_LIMIT unknown keys from one address, the next attempt is 429 before any key lookup', async () => {
     const fresh = await createMerchant(t.app);
     const attacker = '203.0.113.7';
-    await awayFromMinuteEdge();
     for (let i = 0; i < 3; i++) {
       const res = await t.app.inject({
         url: '/v1/merchant/me',
@@ -106,5 +109,20 @@ describe('failed-authentication limit', () => {
     expect(row.last_used_at).toBeNull();
     // Other addresses are unaffected.
     expect((await me(fresh, '198.51.100.1')).statusCode).toBe(200);
+    // The next minute, the address may try again.
+    clock.advance(60_000);
+    expect((await me(fresh, attacker)).statusCode).toBe(200);
+  });
+});
+
+describe('windows', () => {
+  test('a new window, on the app clock, gives a project its full allowance again', async () => {
+    const m = await createMerchant(t.app);
+    for (let i = 0; i < MAX; i++) expect((await me(m)).statusCode).toBe(200);
+    expect((await me(m)).statusCode).toBe(429);
+    clock.advance(WINDOW_SECONDS * 1000);
+    const res = await me(m);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['ratelimit-remaining']).toBe(String(MAX - 1));
   });
 });

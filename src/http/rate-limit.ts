@@ -96,7 +96,7 @@ export async function enforce(
   reply: FastifyReply,
   key: string,
   limit: Limit,
-  now = Date.now(),
+  now: number,
 ): Promise<void> {
   const { count, resetMs } = await store.hit(key, limit.windowMs, now);
   const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));

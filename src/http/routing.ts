@@ -1,23 +1,37 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { sendPageNotFound } from '../checkout/errors.js';
 import { sendError } from './envelope.js';
 import { sendApiError } from './error-handler.js';
 import { ApiError } from './errors.js';
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every (method, path) the app serves, as registered: the app's own route table. */
+    routeTable: readonly RouteEntry[];
+  }
+}
+
 /**
  * Fastify answers 404 for a known path with the wrong method. We keep a shadow router of every
  * registered (method, path) so the not-found handler can tell the two apart and answer 405 with the
- * `Allow` header the contract asks for.
+ * `Allow` header the contract asks for. The same registrations make the app's route table.
  */
 export function registerRouteFallbacks(app: FastifyInstance): void {
   const shadow = FindMyWay();
   const methods = new Set<HTTPMethod>();
+  const table: RouteEntry[] = [];
+  app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
     const list = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethod[];
     for (const m of list) {
       methods.add(m);
       shadow.on(m, route.url, () => {});
+      table.push({ method: m, url: route.url });
     }
   });
 
@@ -46,18 +60,24 @@ export function noRoute(request: FastifyRequest): ApiError {
   return ApiError.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`);
 }
 
+/** Sends the HTML 404 of pages for people, which a browser shows better than an envelope. */
+export type PageNotFound = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+
 /**
  * Fastify answers a URL its router cannot take (bad percent-encoding, a path parameter longer than
  * maxParamLength, such as a 300-character invoice id) before any hook, with a body of its own. Such
- * a path names no resource: NOT_FOUND in our envelope (contract §1, §4: a malformed id is a 404).
+ * a path names no resource: NOT_FOUND in our envelope (contract §1, §4: a malformed id is a 404), or
+ * the HTML 404 of the pages under `pages`' path prefixes.
  */
-export function onUnroutableRequest(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  reply.header('X-Trace-Id', request.id);
-  if (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    // Payers reach /pay/… in a browser: their 404 is the payment page's HTML one.
-    if (request.url.startsWith('/pay/')) return sendPageNotFound(request, reply);
-    return sendError(request, reply, 404, 'NOT_FOUND', 'No such resource');
-  }
-  request.log.error({ err }, 'unroutable request');
-  return sendError(request, reply, 500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on our side');
+export function onUnroutableRequest(pages: Readonly<Record<string, PageNotFound>>) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('X-Trace-Id', request.id);
+    if (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      const page = Object.entries(pages).find(([prefix]) => request.url.startsWith(prefix));
+      if (page) return page[1](request, reply);
+      return sendError(request, reply, 404, 'NOT_FOUND', 'No such resource');
+    }
+    request.log.error({ err }, 'unroutable request');
+    return sendError(request, reply, 500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on our side');
+  };
 }

@@ -1,10 +1,12 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { ApiError, type ErrorLocation, type FieldError } from './errors.js';
+import type { ErrorLocation, FieldError } from './errors.js';
 
 /**
  * A string format whose failures are explained precisely: the format's validator says yes or no for
- * ajv, and `explain` turns a "no" into the rule and sentence the caller sees (contract §2).
+ * ajv, and `explain` turns a "no" into the rule and sentence the caller sees (contract §2). Features
+ * declare theirs; app.ts hands the whole list to createValidation, so no format depends on which
+ * modules happened to be imported first.
  */
 export interface ExplainedFormat {
   name: string;
@@ -12,11 +14,44 @@ export interface ExplainedFormat {
   explain(value: string, field: string): { rule: string; message: string };
 }
 
-const formats = new Map<string, ExplainedFormat>();
+type Check = { ok: true } | { ok: false; rule: string; message: string };
 
-export function registerFormat(format: ExplainedFormat): ExplainedFormat {
-  formats.set(format.name, format);
-  return format;
+/** A format from a checker that says why a value fails (a parser's result fits). */
+export function explainedFormat(
+  name: string,
+  check: (value: string, field: string) => Check,
+): ExplainedFormat {
+  return {
+    name,
+    validate: (value) => check(value, name).ok,
+    explain: (value, field) => {
+      const r = check(value, field);
+      return r.ok ? { rule: 'format', message: `${field} is invalid` } : { rule: r.rule, message: r.message };
+    },
+  };
+}
+
+/** Free text a merchant sends (order ids, names): printable, no control characters. */
+export const noControlCharacters = explainedFormat('no-control-characters', (value, field) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we refuse
+  /[\u0000-\u001f\u007f-\u009f]/.test(value)
+    ? { ok: false, rule: 'control_characters', message: `${field} must not contain control characters` }
+    : { ok: true },
+);
+
+export interface Validation {
+  /** Compiles route schemas: bodies strictly, query strings and path params with string-to-number coercion. */
+  compiler: FastifySchemaCompiler<unknown>;
+  /** Turns ajv's errors for one part of the request into the contract's `details.errors` entries. */
+  fieldErrors(context: string, errors: readonly ErrorObject[], input: unknown): FieldError[];
+}
+
+export function createValidation(list: readonly ExplainedFormat[]): Validation {
+  const formats = new Map(list.map((f) => [f.name, f]));
+  return {
+    compiler: schemaCompiler(formats),
+    fieldErrors: (context, errors, input) => toFieldErrors(formats, context, errors, input),
+  };
 }
 
 function newAjv(coerceTypes: boolean): Ajv {
@@ -31,8 +66,7 @@ function newAjv(coerceTypes: boolean): Ajv {
   });
 }
 
-/** Compiles route schemas: bodies strictly, query strings and path params with string-to-number coercion. */
-export function createSchemaCompiler(): FastifySchemaCompiler<unknown> {
+function schemaCompiler(formats: ReadonlyMap<string, ExplainedFormat>): FastifySchemaCompiler<unknown> {
   const strict = newAjv(false);
   const coercing = newAjv(true);
   for (const ajv of [strict, coercing]) {
@@ -61,18 +95,27 @@ const LOCATIONS: Record<string, ErrorLocation> = {
   headers: 'header',
 };
 
-/** Turns ajv's errors for one part of the request into the contract's `details.errors` entries. */
-export function toFieldErrors(context: string, errors: readonly ErrorObject[], input: unknown): FieldError[] {
+function toFieldErrors(
+  formats: ReadonlyMap<string, ExplainedFormat>,
+  context: string,
+  errors: readonly ErrorObject[],
+  input: unknown,
+): FieldError[] {
   const where = LOCATIONS[context] ?? 'body';
   const out: FieldError[] = [];
   for (const e of errors) {
-    const mapped = mapError(where, e, input);
+    const mapped = mapError(formats, where, e, input);
     if (mapped && !out.some((o) => o.field === mapped.field && o.rule === mapped.rule)) out.push(mapped);
   }
   return out;
 }
 
-function mapError(where: ErrorLocation, e: ErrorObject, input: unknown): FieldError | undefined {
+function mapError(
+  formats: ReadonlyMap<string, ExplainedFormat>,
+  where: ErrorLocation,
+  e: ErrorObject,
+  input: unknown,
+): FieldError | undefined {
   const path = e.instancePath.split('/').slice(1).map(decodePointer);
   const base = path.join('.');
   const name = (p: string) => (where === 'header' ? headerName(p) : p);
@@ -167,12 +210,4 @@ function valueAt(input: unknown, path: string[]): unknown {
   let v = input;
   for (const key of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
   return v;
-}
-
-export function validationErrorFrom(
-  context: string,
-  errors: readonly ErrorObject[],
-  input: unknown,
-): ApiError {
-  return ApiError.validation(toFieldErrors(context, errors, input));
 }

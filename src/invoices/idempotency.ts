@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { registerFormat } from '../http/validation.js';
+import { explainedFormat } from '../http/validation.js';
 
 /** Keys are kept at least this long (contract §4), then purged. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-registerFormat({
-  name: 'idempotency-key',
-  validate: (v) => /^[\x21-\x7e]{1,255}$/.test(v),
-  explain: (_, field) => ({
-    rule: 'format',
-    message: `${field} must be 1 to 255 visible ASCII characters (no spaces)`,
-  }),
-});
+/** Contract §4: 1 to 255 visible ASCII characters. */
+export const idempotencyKeyFormat = explainedFormat('idempotency-key', (value, field) =>
+  /^[\x21-\x7e]{1,255}$/.test(value)
+    ? { ok: true }
+    : {
+        ok: false,
+        rule: 'format',
+        message: `${field} must be 1 to 255 visible ASCII characters (no spaces)`,
+      },
+);
 
 /**
  * Two requests are "the same" when their normalised bodies are: "10" and "10.00" match, and metadata

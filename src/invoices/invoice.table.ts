@@ -1,11 +1,11 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { InvoiceStatus } from './invoice.js';
+import type { FailureReason, InvoiceStatus, PaymentStatus } from './status.js';
 
 export interface InvoiceTable {
   id: string;
   project_id: string;
   status: InvoiceStatus;
-  /** numeric(17,2): read back as a string with exactly two decimals, never a float. */
+  /** numeric(17,2), read as a decimal string (money.ts turns it into Money). */
   amount: string;
   currency: string;
   network: string;
@@ -20,10 +20,43 @@ export interface InvoiceTable {
   /** numeric(38,18): the sum of confirmed payments. */
   amount_paid: Generated<string>;
   paid_late: Generated<boolean>;
-  failure_reason: 'underpaid' | 'payment_reversed' | null;
-  awaiting_confirmation: Generated<boolean>;
+  failure_reason: FailureReason | null;
+  /** lifecycle.schedule(): when time next changes the invoice; the expiry worker's queue. */
+  due_at: Date | null;
+  /** lifecycle.schedule(): until when a payment to the invoice still counts. */
+  open_until: Date | null;
   created_at: Date;
   updated_at: Date;
+}
+
+export interface PaymentTable {
+  invoice_id: string;
+  tx_hash: string;
+  /** The invoice's network, so that a chain source finds its payments by block without a join. */
+  network: string;
+  /** numeric(38,18), read as a decimal string. */
+  amount: string;
+  status: PaymentStatus;
+  seen_at: Date;
+  confirmed_at: Date | null;
+  reversed_at: Date | null;
+  /** bigint, read as a string; null for payments that were not found on a chain (the sandbox). */
+  block_number: string | null;
+  block_hash: string | null;
+}
+
+/**
+ * The invoices' outbox and history: one row per change, written in the same transaction as the
+ * change. Webhook deliveries are fanned out from it by the database (migration 0005).
+ */
+export interface EventTable {
+  id: string;
+  project_id: string;
+  invoice_id: string | null;
+  type: string;
+  /** The exact JSON text every webhook attempt sends. */
+  body: string;
+  created_at: Date;
 }
 
 export interface InvoiceCountTable {
@@ -41,5 +74,16 @@ export interface IdempotencyKeyTable {
   created_at: Date;
 }
 
+declare module '../db/schema.js' {
+  interface Database {
+    invoices: InvoiceTable;
+    payments: PaymentTable;
+    events: EventTable;
+    invoice_counts: InvoiceCountTable;
+    idempotency_keys: IdempotencyKeyTable;
+  }
+}
+
 export type InvoiceRow = Selectable<InvoiceTable>;
 export type NewInvoiceRow = Insertable<InvoiceTable>;
+export type PaymentRow = Selectable<PaymentTable>;

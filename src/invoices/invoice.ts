@@ -1,33 +1,26 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
-import { registerFormat } from '../http/validation.js';
+import { explainedFormat } from '../http/validation.js';
+import { formatMoney, money, parseInvoiceAmount } from '../money/money.js';
 import type { InvoiceRow } from './invoice.table.js';
-import { fromUnits, toUnits } from './money.js';
-
-export const INVOICE_STATUSES = ['pending', 'paid', 'expired', 'failed'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+import { INVOICE_STATUSES } from './status.js';
 
 export const MAX_ORDER_ID_LENGTH = 120;
 export const MAX_METADATA_KEYS = 20;
 
-registerFormat({
-  name: 'no-control-characters',
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we refuse
-  validate: (v) => !/[\u0000-\u001f\u007f-\u009f]/.test(v),
-  explain: (_, field) => ({
-    rule: 'control_characters',
-    message: `${field} must not contain control characters`,
-  }),
-});
+/** An invoice amount (contract §4), explained rule by rule. */
+export const amountFormat = explainedFormat('amount', parseInvoiceAmount);
 
-registerFormat({
-  name: 'status-list',
-  validate: (v) => v.split(',').every((s) => (INVOICE_STATUSES as readonly string[]).includes(s)),
-  explain: (_, field) => ({
-    rule: 'enum',
-    message: `${field} must be one or more of ${INVOICE_STATUSES.join(', ')}, separated by commas`,
-  }),
-});
+/** `status` of the list: one status, or several separated by commas. */
+export const statusListFormat = explainedFormat('status-list', (value, field) =>
+  value.split(',').every((s) => (INVOICE_STATUSES as readonly string[]).includes(s))
+    ? { ok: true }
+    : {
+        ok: false,
+        rule: 'enum',
+        message: `${field} must be one or more of ${INVOICE_STATUSES.join(', ')}, separated by commas`,
+      },
+);
 
 export const InvoiceSchema = Type.Object(
   {
@@ -64,14 +57,14 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string) {
     id: row.id,
     project_id: row.project_id,
     status: row.status,
-    amount: row.amount,
+    amount: formatMoney(money(row.amount)),
     currency: row.currency,
     network: row.network,
     ...(row.order_id === null ? {} : { order_id: row.order_id }),
     metadata: row.metadata,
     payment_url: `${publicBaseUrl}/pay/${row.id}`,
     pay_address: row.pay_address,
-    amount_paid: fromUnits(toUnits(row.amount_paid)),
+    amount_paid: formatMoney(money(row.amount_paid)),
     paid_late: row.paid_late,
     failure_reason: row.failure_reason,
     payment_expires_at: row.payment_expires_at.toISOString(),

@@ -9,7 +9,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/app.js';
-import { expireDue } from './transition.js';
+import { expireDue } from './observe.js';
 
 const clock = manualClock(new Date('2026-11-21T10:00:00.000Z'));
 let t: TestApp;
@@ -115,21 +115,23 @@ describe('an invoice through its lifecycle', () => {
     clock.advance(601_000);
     let moved = 0;
     for (;;) {
-      const n = await expireDue(t.database.db, clock(), 100, 'http://paydesk.test');
+      const n = await expireDue(t.database.db, { now: clock(), publicBaseUrl: 'http://paydesk.test' }, 100);
       moved += n;
       if (n < 100) break;
     }
     expect(moved).toBeGreaterThanOrEqual(2);
     expect(await get(unpaid.id)).toMatchObject({ status: 'expired' });
     expect(await get(partly.id)).toMatchObject({ status: 'failed', failure_reason: 'underpaid' });
-    expect(await expireDue(t.database.db, clock(), 100, 'http://paydesk.test')).toBe(0);
+    expect(await expireDue(t.database.db, { now: clock(), publicBaseUrl: 'http://paydesk.test' }, 100)).toBe(
+      0,
+    );
     expect((await eventsOf(unpaid.id)).map((e) => e.type)).toEqual(['invoice.created', 'invoice.expired']);
   });
 
   test('an expired invoice paid in full within 24 h is paid late', async () => {
     const inv = (await createInvoice(t.app, m, { amount: '2.00' })).json().data;
     clock.advance(601_000);
-    await expireDue(t.database.db, clock(), 1000, 'http://paydesk.test');
+    await expireDue(t.database.db, { now: clock(), publicBaseUrl: 'http://paydesk.test' }, 1000);
     clock.advance(3600_000);
     const paid = (await simulate(inv.id)).json().data;
     expect(paid).toMatchObject({ status: 'paid', paid_late: true, amount_paid: '2.00' });

@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { type InvoiceState, LATE_PAYMENT_WINDOW_MS, type Observation, transition } from './lifecycle.js';
-import { toUnits } from './money.js';
+import { money as toUnits } from '../money/money.js';
+import {
+  type InvoiceState,
+  LATE_PAYMENT_WINDOW_MS,
+  type Observation,
+  outstanding,
+  schedule,
+  stateAt,
+  transition,
+} from './lifecycle.js';
 
 const T0 = new Date('2026-11-21T10:00:00.000Z');
 const EXPIRES = new Date(T0.getTime() + 3600_000);
@@ -21,12 +29,8 @@ function invoice(overrides: Partial<InvoiceState> = {}): InvoiceState {
   };
 }
 
-const pay = (amount: string, confirmed = true, txHash = `0x${amount}`): Observation => ({
-  kind: 'payment',
-  txHash,
-  amount: toUnits(amount),
-  confirmed,
-});
+const pay = (amount: string, confirmed = true, txHash = `0x${amount}`) =>
+  ({ kind: 'payment', txHash, amount: toUnits(amount), confirmed }) satisfies Observation;
 
 /** Applies observations in order, each at its own time; returns the final outcome and every event. */
 function run(state: InvoiceState, steps: Array<[Observation, Date]>) {
@@ -203,5 +207,58 @@ describe('terminal states and repeats', () => {
       [pay('0.199999999999999999', true, '0x2'), at(2)],
     ]);
     expect(state.status).toBe('paid');
+  });
+});
+
+describe('what the lifecycle tells readers and workers', () => {
+  const lateEnd = new Date(EXPIRES.getTime() + LATE_PAYMENT_WINDOW_MS);
+
+  test('schedule: an open invoice is due at its deadline and takes payments through the late window', () => {
+    expect(schedule(invoice())).toEqual({ dueAt: EXPIRES, openUntil: lateEnd });
+  });
+
+  test('schedule: a payment confirming since before the deadline holds it open until the window ends', () => {
+    const { state } = run(invoice(), [[pay('10.00', false), at(10)]]);
+    expect(schedule(state)).toEqual({ dueAt: lateEnd, openUntil: lateEnd });
+  });
+
+  test('schedule: an expired invoice needs no tick but still counts late payments; terminal ones neither', () => {
+    const expired = stateAt(invoice(), afterExpiry(1));
+    expect(expired.status).toBe('expired');
+    expect(schedule(expired)).toEqual({ dueAt: null, openUntil: lateEnd });
+    const { state: paid } = run(invoice(), [[pay('10.00'), at(10)]]);
+    expect(schedule(paid)).toEqual({ dueAt: null, openUntil: null });
+  });
+
+  test('stateAt: a part-paid invoice past its deadline reads as failed (underpaid), before any worker ran', () => {
+    const { state } = run(invoice(), [[pay('4.00'), at(10)]]);
+    expect(state.status).toBe('pending');
+    const now = stateAt(state, afterExpiry(1));
+    expect(now).toMatchObject({ status: 'failed', failureReason: 'underpaid' });
+    expect(stateAt(invoice(), afterExpiry(1)).status).toBe('expired');
+  });
+
+  test('outstanding: the amount less every standing payment, confirmed or confirming, never below zero', () => {
+    const { state } = run(invoice(), [
+      [pay('4.00', true, '0x1'), at(1)],
+      [pay('3.00', false, '0x2'), at(2)],
+    ]);
+    expect(outstanding(state)).toBe(toUnits('3.00'));
+    const reversed = transition(state, { kind: 'reversal', txHash: '0x2' }, at(3)).state;
+    expect(outstanding(reversed)).toBe(toUnits('6.00'));
+    const over = run(invoice(), [[pay('12.00'), at(1)]]).state;
+    expect(outstanding(over)).toBe(0n);
+  });
+
+  test('a payment keeps the block it was seen in, and takes the new one when mined again after a reversal', () => {
+    const block1 = { number: 7n, hash: '0xb1' };
+    const block2 = { number: 8n, hash: '0xb2' };
+    const seen = transition(invoice(), { ...pay('10.00', false), block: block1 }, at(1));
+    expect(seen.payment?.block).toEqual(block1);
+    const confirmed = transition(seen.state, pay('10.00', true), at(2));
+    expect(confirmed.payment?.block).toEqual(block1);
+    const dropped = transition(seen.state, { kind: 'reversal', txHash: '0x10.00' }, at(2));
+    const again = transition(dropped.state, { ...pay('10.00', false), block: block2 }, at(3));
+    expect(again.payment?.block).toEqual(block2);
   });
 });

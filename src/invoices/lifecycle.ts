@@ -1,30 +1,38 @@
-import type { InvoiceStatus } from './invoice.js';
+import { type Money, remainder, sum } from '../money/money.js';
+import type { FailureReason, InvoiceStatus, PaymentStatus } from './status.js';
 
 /**
  * The invoice state machine of contract §9, as one pure function: (state, observation, now) →
  * (new state, events). No I/O and no clock of its own, so every row of the table is a unit test.
- * transition.ts is the only caller that persists its result.
+ * observe.ts is the only caller that persists its result. Every rule about time and money that
+ * decides an invoice's fate is here, and only here: the database stores what these functions
+ * computed (schedule()), it never re-derives it.
  */
 
 export const LATE_PAYMENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-export type FailureReason = 'underpaid' | 'payment_reversed';
-export type PaymentStatus = 'pending' | 'confirmed' | 'reversed';
 export type EventType = 'invoice.payment_detected' | 'invoice.paid' | 'invoice.expired' | 'invoice.failed';
+
+/** Where a chain source saw a payment: it finds the payment again by block to confirm or reverse it. */
+export interface BlockRef {
+  number: bigint;
+  hash: string;
+}
 
 export interface Payment {
   txHash: string;
-  /** In 10^-18 units (money.ts). */
-  amount: bigint;
+  amount: Money;
   status: PaymentStatus;
   seenAt: Date;
   confirmedAt: Date | null;
   reversedAt: Date | null;
+  /** The block the payment is in, for payments found on a chain; null for the sandbox. */
+  block: BlockRef | null;
 }
 
 export interface InvoiceState {
   status: InvoiceStatus;
-  amount: bigint;
+  amount: Money;
   expiresAt: Date;
   paidAt: Date | null;
   txHash: string | null;
@@ -34,7 +42,7 @@ export interface InvoiceState {
 }
 
 export type Observation =
-  | { kind: 'payment'; txHash: string; amount: bigint; confirmed: boolean }
+  | { kind: 'payment'; txHash: string; amount: Money; confirmed: boolean; block?: BlockRef | null }
   | { kind: 'reversal'; txHash: string }
   /** Time has passed: the expiry worker's nudge. */
   | { kind: 'tick' };
@@ -55,18 +63,73 @@ export interface Outcome {
   changed: boolean;
 }
 
+/** A new invoice: pending, nothing paid yet. */
+export function opened(amount: Money, expiresAt: Date): InvoiceState {
+  return {
+    status: 'pending',
+    amount,
+    expiresAt,
+    paidAt: null,
+    txHash: null,
+    paidLate: false,
+    failureReason: null,
+    payments: [],
+  };
+}
+
 export const isTerminal = (s: InvoiceStatus) => s === 'paid' || s === 'failed';
 
-export function confirmedTotal(state: InvoiceState): bigint {
-  return state.payments.reduce((sum, p) => (p.status === 'confirmed' ? sum + p.amount : sum), 0n);
+export function confirmedTotal(state: InvoiceState): Money {
+  return sum(state.payments.filter((p) => p.status === 'confirmed').map((p) => p.amount));
+}
+
+/**
+ * What is still to be sent: the amount less every payment standing (confirmed or still confirming),
+ * never below zero. A payment on its way counts, so nobody is asked to pay it a second time.
+ */
+export function outstanding(state: InvoiceState): Money {
+  return remainder(
+    state.amount,
+    sum(state.payments.filter((p) => p.status !== 'reversed').map((p) => p.amount)),
+  );
+}
+
+/** A payment seen and not yet confirmed. */
+export function confirming(state: InvoiceState): Payment | undefined {
+  return state.payments.findLast((p) => p.status === 'pending');
 }
 
 /** A payment first seen before the deadline and still unconfirmed holds the invoice open past it. */
-export function awaitingConfirmation(state: InvoiceState): boolean {
+function heldOpen(state: InvoiceState): boolean {
   return (
     state.status === 'pending' &&
     state.payments.some((p) => p.status === 'pending' && p.seenAt.getTime() <= state.expiresAt.getTime())
   );
+}
+
+export interface Schedule {
+  /** When the passing of time next changes the invoice (the expiry worker's cue); null: never. */
+  dueAt: Date | null;
+  /** Until when a payment to the invoice still counts (the late window); null: never again. */
+  openUntil: Date | null;
+}
+
+/** What the database keeps for the workers and watchers to query, so they never re-derive the rules. */
+export function schedule(state: InvoiceState): Schedule {
+  const lateWindowEnd = new Date(state.expiresAt.getTime() + LATE_PAYMENT_WINDOW_MS);
+  switch (state.status) {
+    case 'pending':
+      return { dueAt: heldOpen(state) ? lateWindowEnd : state.expiresAt, openUntil: lateWindowEnd };
+    case 'expired':
+      return { dueAt: null, openUntil: lateWindowEnd };
+    default:
+      return { dueAt: null, openUntil: null };
+  }
+}
+
+/** The invoice as it stands at `now`, had the expiry worker already passed: what a reader should show. */
+export function stateAt(state: InvoiceState, now: Date): InvoiceState {
+  return transition(state, { kind: 'tick' }, now).state;
 }
 
 export function transition(state: InvoiceState, observation: Observation, now: Date): Outcome {
@@ -117,6 +180,7 @@ function applyObservation(
         seenAt: now,
         confirmedAt: o.confirmed ? now : null,
         reversedAt: null,
+        block: o.block ?? null,
       };
       detected = true;
     } else if (existing.status === 'pending' && o.confirmed) {
@@ -130,6 +194,7 @@ function applyObservation(
         seenAt: now,
         confirmedAt: o.confirmed ? now : null,
         reversedAt: null,
+        block: o.block ?? null,
       };
       detected = true;
     } else {
@@ -188,7 +253,7 @@ function settle(s: InvoiceState, now: Date, emitted: Emitted[], reversedConfirme
 function expireIfDue(s: InvoiceState, now: Date, emitted: Emitted[]): InvoiceState {
   if (s.status !== 'pending' || now.getTime() <= s.expiresAt.getTime()) return s;
   const holdOver = now.getTime() > s.expiresAt.getTime() + LATE_PAYMENT_WINDOW_MS;
-  if (awaitingConfirmation(s) && !holdOver) return s;
+  if (heldOpen(s) && !holdOver) return s;
   if (confirmedTotal(s) > 0n) {
     return emit(emitted, 'pending', { ...s, status: 'failed', failureReason: 'underpaid' }, 'invoice.failed');
   }

@@ -7,7 +7,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/app.js';
-import type { InvoiceStatus } from './invoice.js';
+import type { InvoiceStatus } from './status.js';
 
 const clock = manualClock(new Date('2026-05-01T08:00:00.000Z'));
 let t: TestApp;

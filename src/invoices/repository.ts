@@ -1,100 +1,121 @@
 import { type Kysely, sql } from 'kysely';
-import { compileOnce, param } from '../db/compiled.js';
-import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
+import { executePrepared, type Placeholders, statement } from '../db/statement.js';
 import { liveKey } from '../merchants/repository.js';
-import { fanOut, type OutboxEvent, subscribed } from '../webhooks/outbox.js';
-import type { InvoiceStatus } from './invoice.js';
-import type { InvoiceRow, NewInvoiceRow } from './invoice.table.js';
+import type { InvoiceEvent } from './events.js';
+import type { InvoiceRow } from './invoice.table.js';
+import type { InvoiceStatus } from './status.js';
 
 export interface IdempotencyClaim {
   key: string;
   fingerprint: string;
-  /** Records older than this may be taken over by a new request. */
-  expiredBefore: Date;
+  /** A claim made before this may be taken over by a new request (contract §4: kept at least 24 h). */
+  reclaimableBefore: Date;
 }
+
+/** Everything the create statement writes: the invoice, its `invoice.created` event, maybe a claim. */
+export interface NewInvoice {
+  invoice: Omit<
+    InvoiceRow,
+    'status' | 'amount_paid' | 'paid_late' | 'paid_at' | 'tx_hash' | 'failure_reason'
+  >;
+  created: InvoiceEvent;
+  /** The caller's API key: nothing is written unless it is still live (see merchants/authenticate.ts). */
+  keyId: string;
+  claim?: IdempotencyClaim | undefined;
+}
+
+type InsertValues = {
+  id: string;
+  projectId: string;
+  amount: string;
+  currency: string;
+  network: string;
+  orderId: string | null;
+  metadata: string;
+  expiresAt: Date;
+  dueAt: Date | null;
+  openUntil: Date | null;
+  payAddress: string;
+  addressIndex: string | null;
+  now: Date;
+  keyId: string;
+  eventId: string;
+  eventBody: string;
+  idempotencyKey: string | null;
+  fingerprint: string | null;
+  reclaimableBefore: Date | null;
+};
 
 /**
- * Inserts a new invoice and its `invoice.created` event (with a delivery per subscribed endpoint) in
- * one statement, so the outbox is never out of step with the invoices and a create costs one round
- * trip. With an idempotency claim, the key is taken in the same statement: a concurrent claimant of
- * the same key (on any instance) blocks on the key's unique index until the first commits, then finds
- * it taken and inserts nothing, so exactly one invoice exists whatever the race.
- * Nothing is written unless the caller's key is still live (`liveKey`). Returns undefined when the
- * key was already taken or the API key is no longer live.
+ * Creating an invoice is one statement, so a create costs one round trip and the outbox is never out
+ * of step with the invoices: the API key's liveness is read, the idempotency key claimed (when one is
+ * given), then the invoice and its event inserted. A concurrent claimant of the same key, on any
+ * instance, blocks on the key's unique index until the first commits, then finds it taken and inserts
+ * nothing, so exactly one invoice exists whatever the race.
  */
-export async function insertInvoice(
-  db: Kysely<Database>,
-  row: NewInvoiceRow,
-  created: OutboxEvent,
-  keyId: string,
-  claim?: IdempotencyClaim,
-): Promise<InvoiceRow | undefined> {
-  const values = [
-    row.id,
-    row.project_id,
-    row.amount,
-    row.currency,
-    row.network,
-    row.order_id,
-    JSON.stringify(row.metadata),
-    row.payment_expires_at,
-    row.pay_address,
-    row.created_at,
-    keyId,
-    created.id,
-    created.type,
-    created.body,
-    row.address_index,
-  ];
-  const rows = claim
-    ? await insertClaimingKey(db, [...values, claim.key, claim.fingerprint, claim.expiredBefore])
-    : await insertUnkeyed(db, values);
+const insertStatement = statement(
+  'invoice_insert',
+  (p: Placeholders<InsertValues>) => sql<InvoiceRow>`
+  with live as (
+    select ${liveKey(p.keyId)} as ok
+  ),
+  claim as (
+    insert into idempotency_keys (project_id, key, request_hash, invoice_id, created_at)
+    select ${p.projectId}::text, ${p.idempotencyKey}::text, ${p.fingerprint}::text, ${p.id}::text,
+           ${p.now}::timestamptz
+    from live where live.ok and ${p.idempotencyKey}::text is not null
+    on conflict (project_id, key) do update
+      set request_hash = excluded.request_hash, invoice_id = excluded.invoice_id, created_at = excluded.created_at
+      where idempotency_keys.created_at < ${p.reclaimableBefore}::timestamptz
+    returning invoice_id
+  ),
+  inv as (
+    insert into invoices (id, project_id, status, amount, currency, network, order_id, metadata,
+                          payment_expires_at, due_at, open_until, pay_address, address_index,
+                          created_at, updated_at)
+    select ${p.id}::text, ${p.projectId}::text, 'pending', ${p.amount}::numeric, ${p.currency}::text,
+           ${p.network}::text, ${p.orderId}::text, ${p.metadata}::jsonb, ${p.expiresAt}::timestamptz,
+           ${p.dueAt}::timestamptz, ${p.openUntil}::timestamptz, ${p.payAddress}::text,
+           ${p.addressIndex}::bigint, ${p.now}::timestamptz, ${p.now}::timestamptz
+    from live
+    where live.ok and (${p.idempotencyKey}::text is null or exists (select 1 from claim))
+    returning *
+  ),
+  event as (
+    insert into events (id, project_id, invoice_id, type, body, created_at)
+    select ${p.eventId}::text, inv.project_id, inv.id, 'invoice.created', ${p.eventBody}::text,
+           ${p.now}::timestamptz
+    from inv
+  )
+  select * from inv`,
+);
+
+/** The new invoice, or undefined when nothing was written: the key was taken, or the API key is not live. */
+export async function insertInvoice(db: Kysely<Database>, n: NewInvoice): Promise<InvoiceRow | undefined> {
+  const rows = await insertStatement(db, {
+    id: n.invoice.id,
+    projectId: n.invoice.project_id,
+    amount: n.invoice.amount,
+    currency: n.invoice.currency,
+    network: n.invoice.network,
+    orderId: n.invoice.order_id,
+    metadata: JSON.stringify(n.invoice.metadata),
+    expiresAt: n.invoice.payment_expires_at,
+    dueAt: n.invoice.due_at,
+    openUntil: n.invoice.open_until,
+    payAddress: n.invoice.pay_address,
+    addressIndex: n.invoice.address_index,
+    now: n.invoice.created_at,
+    keyId: n.keyId,
+    eventId: n.created.id,
+    eventBody: n.created.body,
+    idempotencyKey: n.claim?.key ?? null,
+    fingerprint: n.claim?.fingerprint ?? null,
+    reclaimableBefore: n.claim?.reclaimableBefore ?? null,
+  });
   return rows[0];
 }
-
-// The statement is compiled once (two shapes: with and without an idempotency claim) and runs as a
-// prepared statement: $1 id, $2 project, $3 amount, $4 currency, $5 network, $6 order id, $7 metadata,
-// $8 expiry, $9 pay address, $10 now, $11 API key id, $12 event id, $13 event type, $14 event body,
-// $15 address index; with a claim, $16 idempotency key, $17 request fingerprint, $18 reclaimable-before.
-const v = (n: number, type: string) => sql.raw(`$${n}::${type}`);
-
-function insertStatement(withClaim: boolean) {
-  const claimCte = withClaim
-    ? sql`claim as (
-        insert into idempotency_keys (project_id, key, request_hash, invoice_id, created_at)
-        select ${v(2, 'text')}, ${v(16, 'text')}, ${v(17, 'text')}, ${v(1, 'text')}, ${v(10, 'timestamptz')}
-        where ${liveKey(param(11))}
-        on conflict (project_id, key) do update
-          set request_hash = excluded.request_hash, invoice_id = excluded.invoice_id, created_at = excluded.created_at
-          where idempotency_keys.created_at < ${v(18, 'timestamptz')}
-        returning invoice_id
-      ),`
-    : sql``;
-  return sql<InvoiceRow>`
-    with ${claimCte}
-    inv as (
-      insert into invoices (id, project_id, status, amount, currency, network, order_id, metadata,
-                            payment_expires_at, pay_address, address_index, created_at, updated_at)
-      select ${v(1, 'text')}, ${v(2, 'text')}, 'pending', ${v(3, 'numeric')}, ${v(4, 'text')}, ${v(5, 'text')},
-             ${v(6, 'text')}, ${v(7, 'jsonb')}, ${v(8, 'timestamptz')}, ${v(9, 'text')}, ${v(15, 'bigint')},
-             ${v(10, 'timestamptz')}, ${v(10, 'timestamptz')}
-      ${withClaim ? sql`from claim` : sql`where ${liveKey(param(11))}`}
-      returning *
-    ),
-    ev as (
-      insert into events (id, project_id, invoice_id, type, body, created_at)
-      select ${v(12, 'text')}, inv.project_id, inv.id, ${v(13, 'text')}, ${v(14, 'text')}, ${v(10, 'timestamptz')}
-      from inv
-      where ${subscribed(sql`inv.project_id`, v(13, 'text'))}
-      returning id, type, project_id
-    ),
-    deliveries as (${fanOut(sql`ev`, v(10, 'timestamptz'))})
-    select * from inv`;
-}
-
-const insertUnkeyed = compileOnce(() => insertStatement(false));
-const insertClaimingKey = compileOnce(() => insertStatement(true));
 
 /** The invoice an idempotency key already points at, with the fingerprint of the request that made it. */
 export function findClaimedInvoice(db: Kysely<Database>, projectId: string, key: string) {
@@ -108,13 +129,15 @@ export function findClaimedInvoice(db: Kysely<Database>, projectId: string, key:
     .executeTakeFirst();
 }
 
-const findInvoiceQuery = compileOnce((db) =>
-  db
-    .selectFrom('invoices')
-    .selectAll()
-    .where('id', '=', param(1))
-    .where('project_id', '=', param(2))
-    .where(liveKey(param(3))),
+const findStatement = statement(
+  'invoice_find',
+  (p: Placeholders<{ id: string; projectId: string; keyId: string }>, db) =>
+    db
+      .selectFrom('invoices')
+      .selectAll()
+      .where('id', '=', p.id)
+      .where('project_id', '=', p.projectId)
+      .where(liveKey(p.keyId)),
 );
 
 /** Undefined when there is no such invoice in the project, or the API key is no longer live. */
@@ -124,7 +147,11 @@ export async function findInvoice(
   id: string,
   keyId: string,
 ): Promise<InvoiceRow | undefined> {
-  return (await findInvoiceQuery(db, [id, projectId, keyId]))[0];
+  return (await findStatement(db, { id, projectId, keyId }))[0];
+}
+
+export function findInvoiceById(db: Kysely<Database>, id: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export interface InvoiceFilter {
@@ -142,19 +169,16 @@ export function listInvoices(
   // `= any(array)` rather than `in (…)`, so the text is the same for any number of statuses.
   if (filter.statuses) q = q.where('status', '=', sql<InvoiceStatus>`any(${filter.statuses}::text[])`);
   if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
-  return q
-    .modifyFront(PREPARED)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+  return executePrepared(
+    db,
+    q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset),
+  );
 }
 
 /**
  * Without an order id the total comes from the per-status counters the invoices trigger maintains, so
  * it costs the same for a thousand invoices or a million. An order id narrows to a handful of rows,
- * which its index counts directly.
+ * which its index counts directly. The same statement says whether the API key is still live.
  */
 export async function countInvoices(
   db: Kysely<Database>,
@@ -168,9 +192,9 @@ export async function countInvoices(
       ? sql`select count(*) from invoices
             where project_id = ${projectId} and order_id = ${filter.orderId} ${statuses}`
       : sql`select coalesce(sum(n), 0) from invoice_counts where project_id = ${projectId} ${statuses}`;
-  // The page's query runs alongside; this one also says whether the API key is still live.
-  const result = await sql<{ total: string; live: boolean }>`${PREPARED}
-    select (${count}) as total, ${liveKey(keyId)} as live`.execute(db);
-  const row = result.rows[0] as { total: string; live: boolean };
+  const [row] = (await executePrepared(
+    db,
+    sql<{ total: string; live: boolean }>`select (${count}) as total, ${liveKey(keyId)} as live`,
+  )) as [{ total: string; live: boolean }];
   return { total: Number(row.total), live: row.live };
 }

@@ -10,8 +10,16 @@ import {
   Success,
   SuccessWithMeta,
 } from '../http/schemas.js';
-import { amountFormat } from './amount.js';
-import { InvoiceSchema, MAX_METADATA_KEYS, MAX_ORDER_ID_LENGTH, toInvoice } from './invoice.js';
+import { noControlCharacters } from '../http/validation.js';
+import { idempotencyKeyFormat } from './idempotency.js';
+import {
+  amountFormat,
+  InvoiceSchema,
+  MAX_METADATA_KEYS,
+  MAX_ORDER_ID_LENGTH,
+  statusListFormat,
+  toInvoice,
+} from './invoice.js';
 import * as service from './service.js';
 
 const CreateInvoiceBody = Type.Object(
@@ -23,7 +31,7 @@ const CreateInvoiceBody = Type.Object(
     }),
     order_id: Type.Optional(
       nullable(
-        Type.String({ minLength: 1, maxLength: MAX_ORDER_ID_LENGTH, format: 'no-control-characters' }),
+        Type.String({ minLength: 1, maxLength: MAX_ORDER_ID_LENGTH, format: noControlCharacters.name }),
       ),
     ),
     metadata: Type.Optional(
@@ -44,7 +52,7 @@ const CreateInvoiceBody = Type.Object(
 const CreateInvoiceHeaders = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
-      format: 'idempotency-key',
+      format: idempotencyKeyFormat.name,
       description:
         'Retrying with the same key returns the first invoice instead of creating another (kept 24 h)',
     }),
@@ -55,7 +63,7 @@ const ListQuery = Type.Object(
   {
     status: Type.Optional(
       Type.String({
-        format: 'status-list',
+        format: statusListFormat.name,
         description: 'One status, or several separated by commas',
         examples: ['pending', 'paid,expired'],
       }),
@@ -105,8 +113,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.principal,
         request.body,
         request.headers['idempotency-key'],
-        app.clock(),
-        app.config.publicBaseUrl,
+        { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl },
       );
       reply.code(201).header('Location', `/v1/merchant/invoices/${invoice.id}`);
       if (replayed) reply.header('Idempotent-Replayed', 'true');

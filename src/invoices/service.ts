@@ -1,20 +1,20 @@
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { newDepositAddress } from '../chains/addresses.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../merchants/authenticate.js';
-import { SANDBOX } from '../merchants/merchant.js';
-import { newEvent } from '../webhooks/outbox.js';
-import { parseAmount } from './amount.js';
+import { formatMoney, parseInvoiceAmount } from '../money/money.js';
+import { newDepositAddress } from '../networks/deposit-address.js';
+import { newEvent } from './events.js';
 import { IDEMPOTENCY_RETENTION_MS, requestFingerprint } from './idempotency.js';
-import { type InvoiceStatus, toInvoice } from './invoice.js';
+import { toInvoice } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
+import { opened, schedule } from './lifecycle.js';
 import * as repo from './repository.js';
+import type { InvoiceStatus } from './status.js';
 
-export interface NewInvoice {
+export interface NewInvoiceInput {
   amount: string;
   order_id?: string | null | undefined;
   metadata?: Record<string, string> | null | undefined;
@@ -26,104 +26,97 @@ export interface Created {
   replayed: boolean;
 }
 
+export interface InvoiceContext {
+  now: Date;
+  publicBaseUrl: string;
+}
+
 /** Creates a pending invoice on the caller's project; currency, network and expiry come from the project. */
 export async function createInvoice(
   db: Kysely<Database>,
   principal: Principal,
-  input: NewInvoice,
+  input: NewInvoiceInput,
   idempotencyKey: string | undefined,
-  now: Date,
-  publicBaseUrl: string,
+  ctx: InvoiceContext,
 ): Promise<Created> {
-  const amount = parseAmount(input.amount);
-  if (!amount.ok)
+  const amount = parseInvoiceAmount(input.amount);
+  if (!amount.ok) {
     throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
+  }
   const id = newId('inv');
-  // On a chain the address is the next one of the project's xpub; on `sandbox` a synthetic one.
-  const deposit =
-    principal.network === SANDBOX
-      ? { address: sandboxAddress(id), index: null }
-      : await newDepositAddress(db, principal.projectId);
-  const row: InvoiceRow = {
+  const expiresAt = new Date(ctx.now.getTime() + principal.invoiceTtlSeconds * 1000);
+  const { dueAt, openUntil } = schedule(opened(amount.value, expiresAt));
+  const deposit = await newDepositAddress(db, { id: principal.projectId, network: principal.network }, id);
+  const invoice: InvoiceRow = {
     id,
     project_id: principal.projectId,
     status: 'pending',
-    amount: amount.value,
+    amount: formatMoney(amount.value),
     currency: principal.currency,
     network: principal.network,
     order_id: input.order_id ?? null,
     metadata: input.metadata ?? {},
-    payment_expires_at: new Date(now.getTime() + principal.invoiceTtlSeconds * 1000),
+    payment_expires_at: expiresAt,
     paid_at: null,
     tx_hash: null,
     pay_address: deposit.address,
     address_index: deposit.index,
-    amount_paid: '0',
+    amount_paid: '0.00',
     paid_late: false,
     failure_reason: null,
-    awaiting_confirmation: false,
-    created_at: now,
-    updated_at: now,
+    due_at: dueAt,
+    open_until: openUntil,
+    created_at: ctx.now,
+    updated_at: ctx.now,
   };
   const created = newEvent(
-    row.project_id,
+    invoice.project_id,
     id,
     'invoice.created',
-    { invoice: toInvoice(row, publicBaseUrl), previous_status: null },
-    now,
+    { invoice: toInvoice(invoice, ctx.publicBaseUrl), previous_status: null },
+    ctx.now,
   );
-  if (idempotencyKey === undefined) {
-    // Nothing written means the key was not live in the statement's snapshot: confirm() answers the
-    // auth error, or (the key was live again by then, say a project re-activated) we try once more.
-    for (let round = 0; round < 2; round++) {
-      const inserted = await repo.insertInvoice(db, row, created, principal.keyId);
-      if (inserted) return { invoice: inserted, replayed: false };
-      await principal.confirm();
-    }
-    throw new Error('invoice insert wrote nothing for a live key');
-  }
+  const claim =
+    idempotencyKey === undefined
+      ? undefined
+      : {
+          key: idempotencyKey,
+          fingerprint: requestFingerprint({
+            amount: invoice.amount,
+            order_id: input.order_id ?? undefined,
+            metadata: invoice.metadata,
+          }),
+          reclaimableBefore: new Date(ctx.now.getTime() - IDEMPOTENCY_RETENTION_MS),
+        };
 
-  const fingerprint = requestFingerprint({
-    amount: row.amount,
-    order_id: input.order_id ?? undefined,
-    metadata: row.metadata,
-  });
-  const claim = {
-    key: idempotencyKey,
-    fingerprint,
-    expiredBefore: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS),
-  };
-  // Two rounds at most: the holder of a key we lost to may have been purged between our two reads.
-  for (let round = 0; round < 2; round++) {
-    const inserted = await repo.insertInvoice(db, row, created, principal.keyId, claim);
+  // Nothing written means the API key was not live in the statement's snapshot, or the idempotency
+  // key was taken. confirm() answers the first with its auth error; the second replays. A second try
+  // settles the two rare races in between: a key live again (a project re-activated meanwhile), or a
+  // claim purged between our insert and our read.
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const inserted = await repo.insertInvoice(db, { invoice, created, keyId: principal.keyId, claim });
     if (inserted) return { invoice: inserted, replayed: false };
-    // Nothing written: the key was taken by an earlier request, or the API key is no longer live.
     await principal.confirm();
-    const existing = await repo.findClaimedInvoice(db, principal.projectId, idempotencyKey);
+    if (!claim) continue;
+    const existing = await repo.findClaimedInvoice(db, principal.projectId, claim.key);
     if (!existing) continue;
-    if (existing.request_hash !== fingerprint) {
-      throw ApiError.validation([
-        {
-          in: 'header',
-          field: 'Idempotency-Key',
-          rule: 'reused_with_different_request',
-          message:
-            'This Idempotency-Key was already used with a different request; use a new key for a new invoice',
-        },
-      ]);
-    }
-    const { request_hash: _, ...invoice } = existing;
-    return { invoice, replayed: true };
+    if (existing.request_hash !== claim.fingerprint) throw reusedKey();
+    const { request_hash: _, ...replayed } = existing;
+    return { invoice: replayed, replayed: true };
   }
-  throw new Error('idempotency key claim did not settle');
+  throw new Error('invoice insert wrote nothing for a live key');
 }
 
-/**
- * On `sandbox` the pay address is synthetic: derived from the invoice id, so it is unique to the
- * invoice and looks like the EVM address a real network will give.
- */
-export function sandboxAddress(invoiceId: string): string {
-  return `0x${createHash('sha256').update(invoiceId).digest('hex').slice(0, 40)}`;
+function reusedKey(): ApiError {
+  return ApiError.validation([
+    {
+      in: 'header',
+      field: 'Idempotency-Key',
+      rule: 'reused_with_different_request',
+      message:
+        'This Idempotency-Key was already used with a different request; use a new key for a new invoice',
+    },
+  ]);
 }
 
 export async function getInvoice(
@@ -139,6 +132,11 @@ export async function getInvoice(
     throw ApiError.notFound('No invoice with this id');
   }
   return row;
+}
+
+/** Any invoice by id, whatever its project: for the operator's calls (sandbox payments). */
+export function findInvoiceById(db: Kysely<Database>, id: string): Promise<InvoiceRow | undefined> {
+  return repo.findInvoiceById(db, id);
 }
 
 export interface ListQuery {

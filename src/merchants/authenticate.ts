@@ -49,10 +49,11 @@ interface CacheEntry {
 
 export interface Authenticator {
   /** Resolves the principal of a request or throws the contract's auth error (§3, in its order). */
-  authenticate(authorization: string | undefined, clientAddress: string, now?: number): Promise<Principal>;
-  /** Counts a failed authentication against a client address, and refuses it past the limit. */
-  guardFailures(clientAddress: string, now?: number): Promise<void>;
-  recordFailure(clientAddress: string, now?: number): Promise<void>;
+  authenticate(authorization: string | undefined, clientAddress: string): Promise<Principal>;
+  /** Refuses a client address that failed too often (RATE_LIMITED), before any lookup. */
+  guardFailures(clientAddress: string): Promise<void>;
+  /** Counts a failed authentication against a client address. */
+  recordFailure(clientAddress: string): Promise<void>;
 }
 
 /**
@@ -69,7 +70,9 @@ export async function createAuthenticator(deps: {
   notifier: Notifier;
   limiter: RateLimitStore;
   failureLimit: number;
+  clock: () => Date;
 }): Promise<Authenticator> {
+  const now = () => deps.clock().getTime();
   const cache = new Map<string, CacheEntry>();
   const cacheUsable = () => deps.notifier.healthy;
   let generation = 0;
@@ -79,21 +82,21 @@ export async function createAuthenticator(deps: {
   };
   await deps.notifier.listen(AUTH_CHANNEL, forget, forget);
 
-  const guardFailures = async (address: string, now = Date.now()) => {
-    const { count, resetMs } = await deps.limiter.peek(`authfail:${address}`, FAILURE_WINDOW_MS, now);
+  const guardFailures = async (address: string) => {
+    const { count, resetMs } = await deps.limiter.peek(`authfail:${address}`, FAILURE_WINDOW_MS, now());
     if (count >= deps.failureLimit) throw rateLimitedError(resetMs);
   };
-  const recordFailure = async (address: string, now = Date.now()) => {
-    await deps.limiter.hit(`authfail:${address}`, FAILURE_WINDOW_MS, now);
+  const recordFailure = async (address: string) => {
+    await deps.limiter.hit(`authfail:${address}`, FAILURE_WINDOW_MS, now());
   };
 
-  async function verify(hash: Buffer, address: string, now: number): Promise<Principal> {
-    await guardFailures(address, now);
+  async function verify(hash: Buffer, address: string, at: number): Promise<Principal> {
+    await guardFailures(address);
     const startedAt = generation;
     const row = await findKeyByHash(deps.db, hash);
     const failure = row ? refusal(row, hash) : 'API_KEY_INVALID';
     if (failure) {
-      if (failure === 'API_KEY_INVALID' || failure === 'API_KEY_REVOKED') await recordFailure(address, now);
+      if (failure === 'API_KEY_INVALID' || failure === 'API_KEY_REVOKED') await recordFailure(address);
       throw authError(failure);
     }
     const verified = row as KeyVerification;
@@ -106,14 +109,14 @@ export async function createAuthenticator(deps: {
       confirm: () => confirm(hash),
     };
     let lastUsedAt = verified.last_used_at?.getTime() ?? 0;
-    if (now - lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-      await touchApiKey(deps.db, principal.keyId, new Date(now));
-      lastUsedAt = now;
+    if (at - lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      await touchApiKey(deps.db, principal.keyId, new Date(at));
+      lastUsedAt = at;
     }
     // A notification that arrived while we were reading may concern this very key: don't cache then.
     if (cacheUsable() && startedAt === generation) {
       if (cache.size >= CACHE_MAX) cache.clear();
-      cache.set(hash.toString('base64'), { principal, expiresAt: now + CACHE_TTL_MS, lastUsedAt });
+      cache.set(hash.toString('base64'), { principal, expiresAt: at + CACHE_TTL_MS, lastUsedAt });
     }
     return principal;
   }
@@ -129,16 +132,17 @@ export async function createAuthenticator(deps: {
   return {
     guardFailures,
     recordFailure,
-    async authenticate(authorization, address, now = Date.now()) {
+    async authenticate(authorization, address) {
+      const at = now();
       const parsed = parseAuthorization(authorization);
       if (parsed.kind === 'missing') throw authError('API_KEY_REQUIRED');
       if (parsed.kind === 'malformed') throw authError('API_KEY_INVALID_FORMAT');
       const hash = hashApiKey(parsed.key);
       const hit = cacheUsable() ? cache.get(hash.toString('base64')) : undefined;
-      if (!hit || hit.expiresAt <= now) return verify(hash, address, now);
-      if (now - hit.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-        hit.lastUsedAt = now;
-        await touchApiKey(deps.db, hit.principal.keyId, new Date(now));
+      if (!hit || hit.expiresAt <= at) return verify(hash, address, at);
+      if (at - hit.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+        hit.lastUsedAt = at;
+        await touchApiKey(deps.db, hit.principal.keyId, new Date(at));
       }
       return hit.principal;
     },

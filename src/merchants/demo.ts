@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { NetworkRegistry } from '../chains/networks.js';
 import type { Database } from '../db/schema.js';
+import type { NetworkRegistry } from '../networks/network.js';
 import { createAccount, createProject, issueApiKey } from './service.js';
 
 /**

@@ -39,3 +39,11 @@ export interface ApiKeyTable {
 export type AccountRow = Selectable<AccountTable>;
 export type ProjectRow = Selectable<ProjectTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
+
+declare module '../db/schema.js' {
+  interface Database {
+    accounts: AccountTable;
+    projects: ProjectTable;
+    api_keys: ApiKeyTable;
+  }
+}

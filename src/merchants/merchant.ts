@@ -4,9 +4,6 @@ import type { AccountRow, ApiKeyRow, ProjectRow } from './merchant.table.js';
 
 /** What the API says about accounts, projects and keys; the mappers below are the only way to it. */
 export const ActiveStatusSchema = StringEnum(['active', 'inactive']);
-export const CURRENCIES = ['USDT', 'USDC'] as const;
-/** The simulated network whose payments are made by hand (contract §11); every other network is a chain. */
-export const SANDBOX = 'sandbox';
 export const MIN_TTL_SECONDS = 60;
 export const MAX_TTL_SECONDS = 604_800;
 

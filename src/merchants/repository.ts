@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
+import { type Placeholders, statement } from '../db/statement.js';
 import type { AccountTable, ApiKeyRow, ApiKeyTable, ProjectTable } from './merchant.table.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -94,9 +94,8 @@ export interface KeyVerification {
   account_status: 'active' | 'inactive';
 }
 
-/** One indexed read answers every question authentication asks about a key. */
-export function findKeyByHash(db: Db, hash: Buffer): Promise<KeyVerification | undefined> {
-  return db
+const findKeyStatement = statement('api_key_verify', (p: Placeholders<{ hash: Buffer }>, db) =>
+  db
     .selectFrom('api_keys as k')
     .innerJoin('projects as p', 'p.id', 'k.project_id')
     .innerJoin('accounts as a', 'a.id', 'p.account_id')
@@ -112,9 +111,12 @@ export function findKeyByHash(db: Db, hash: Buffer): Promise<KeyVerification | u
       'p.invoice_ttl_seconds',
       'a.status as account_status',
     ])
-    .where('k.key_hash', '=', hash)
-    .modifyFront(PREPARED)
-    .executeTakeFirst();
+    .where('k.key_hash', '=', p.hash),
+);
+
+/** One indexed read answers every question authentication asks about a key. */
+export async function findKeyByHash(db: Db, hash: Buffer): Promise<KeyVerification | undefined> {
+  return (await findKeyStatement(db, { hash }))[0];
 }
 
 /**
@@ -122,7 +124,7 @@ export function findKeyByHash(db: Db, hash: Buffer): Promise<KeyVerification | u
  * their own statement, so a request authenticated from the cache acts only if the key is still live
  * in that statement's snapshot (see authenticate.ts).
  */
-export function liveKey(keyId: string | RawBuilder<never>) {
+export function liveKey(keyId: string | RawBuilder<string>) {
   return sql<boolean>`exists (
     select 1 from api_keys k
     join projects p on p.id = k.project_id

@@ -1,23 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import { ok } from '../http/envelope.js';
 import { enforce } from '../http/rate-limit.js';
 import { AUTHENTICATED_ERRORS, errorResponses, RATE_LIMIT_HEADERS, Success } from '../http/schemas.js';
-import { invoiceRoutes } from '../invoices/routes.js';
 import { ApiKeySchema, ProjectSchema, toApiKey, toProject } from './merchant.js';
 import { describeKey } from './service.js';
 
 /**
- * Everything under /v1/merchant: authentication, then the per-project rate limit, then the routes.
- * Both hooks run on onRequest, before the body is parsed or validated (contract §2's order).
+ * Puts the merchant API's checks in front of every route of the scope: authentication, then the
+ * per-project rate limit. Both run on onRequest, before the body is parsed or validated (contract
+ * §2's order).
  */
-export const merchantApi: FastifyPluginAsyncTypebox = async (app) => {
+export function guardMerchantApi(app: FastifyInstance): void {
   const limit = { max: app.config.rateLimit.max, windowMs: app.config.rateLimit.windowSeconds * 1000 };
   app.addHook('onRequest', async (request, reply) => {
     request.principal = await app.authenticator.authenticate(request.headers.authorization, request.ip);
-    await enforce(app.limiter, reply, `project:${request.principal.projectId}`, limit);
+    await enforce(app.limiter, reply, `project:${request.principal.projectId}`, limit, app.clock().getTime());
   });
+}
 
+/** GET /v1/merchant/me. */
+export const merchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/me',
     {
@@ -51,6 +55,4 @@ export const merchantApi: FastifyPluginAsyncTypebox = async (app) => {
       return ok(request, 'API key is valid', { project: publicProject, api_key: toApiKey(apiKey) });
     },
   );
-
-  await app.register(invoiceRoutes);
 };

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { NetworkRegistry } from '../chains/networks.js';
-import { paymentSettingsErrors } from '../chains/settings.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
+import { type NetworkRegistry, SANDBOX } from '../networks/network.js';
+import { paymentSettingsErrors } from '../networks/settings.js';
 import { generateApiKey, hashApiKey, last4 } from './api-key.js';
-import { SANDBOX } from './merchant.js';
 import type { ActiveStatus } from './merchant.table.js';
 import * as repo from './repository.js';
 

@@ -2,26 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok } from '../http/envelope.js';
 import { errorResponses, Success } from '../http/schemas.js';
-import { registerFormat } from '../http/validation.js';
+import { explainedFormat } from '../http/validation.js';
 import { toInvoice } from '../invoices/invoice.js';
-import { isPaymentAmount } from '../invoices/money.js';
+import { parsePaymentAmount } from '../money/money.js';
 import { simulatePayment, simulateReversal } from './service.js';
 
-registerFormat({
-  name: 'payment-amount',
-  validate: isPaymentAmount,
-  explain: (_, field) => ({
-    rule: 'format',
-    message: `${field} must be a positive decimal string with at most 18 decimals, such as "10.50"`,
-  }),
-});
+/** What one simulated payment may carry: up to 18 decimals, as a chain transfer may. */
+export const paymentAmountFormat = explainedFormat('payment-amount', parsePaymentAmount);
 
 const TxHash = Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' });
 const Params = Type.Object({ id: Type.String() });
 const InvoiceRef = Type.Ref('Invoice');
 const tags = ['Sandbox'];
 
-/** Hand-made payments for invoices on the `sandbox` network (contract §11), under /v1/admin. */
+/** Hand-made payments for invoices on the `sandbox` network (contract §11), under /v1/admin (see app.ts). */
 export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/invoices/:id/simulate-payment',
@@ -36,7 +30,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
           {
             amount: Type.Optional(
               Type.String({
-                format: 'payment-amount',
+                format: paymentAmountFormat.name,
                 description: 'Default: what is still due',
                 examples: ['10.50'],
               }),
@@ -53,13 +47,10 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const invoice = await simulatePayment(
-        app.db,
-        request.params.id,
-        request.body ?? {},
-        app.clock(),
-        app.config.publicBaseUrl,
-      );
+      const invoice = await simulatePayment(app.db, request.params.id, request.body ?? {}, {
+        now: app.clock(),
+        publicBaseUrl: app.config.publicBaseUrl,
+      });
       return ok(request, 'Payment simulated', toInvoice(invoice, app.config.publicBaseUrl));
     },
   );
@@ -80,13 +71,10 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const invoice = await simulateReversal(
-        app.db,
-        request.params.id,
-        request.body.tx_hash,
-        app.clock(),
-        app.config.publicBaseUrl,
-      );
+      const invoice = await simulateReversal(app.db, request.params.id, request.body.tx_hash, {
+        now: app.clock(),
+        publicBaseUrl: app.config.publicBaseUrl,
+      });
       return ok(request, 'Payment reversed', toInvoice(invoice, app.config.publicBaseUrl));
     },
   );

@@ -3,34 +3,46 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import type { InvoiceRow } from '../invoices/invoice.table.js';
-import { toUnits } from '../invoices/money.js';
-import { observe } from '../invoices/transition.js';
+import { outstanding } from '../invoices/lifecycle.js';
+import { type ObserveContext, observeOne, type Report } from '../invoices/observe.js';
+import { findInvoiceById } from '../invoices/service.js';
+import { type Money, money } from '../money/money.js';
+import { SANDBOX } from '../networks/network.js';
 
 export interface SimulatedPayment {
+  /** A decimal string (validated by the route's `payment-amount` format); default: what is still due. */
   amount?: string | undefined;
   confirmed?: boolean | undefined;
   tx_hash?: string | undefined;
 }
 
 /**
- * A hand-made payment on the `sandbox` network (contract §11). It enters the lifecycle exactly as a
- * chain watcher's observation does: through observe().
+ * A hand-made payment on the `sandbox` network (contract §11): the sandbox is a payment source like a
+ * chain watcher, and reports through the same observe(). Without an amount it pays what is still due
+ * (lifecycle.outstanding), decided under the invoice's lock: two clicks at once pay it once, and
+ * nothing is paid when nothing is due (a payment still confirming counts as on its way).
  */
 export async function simulatePayment(
   db: Kysely<Database>,
   invoiceId: string,
   input: SimulatedPayment,
-  now: Date,
-  publicBaseUrl: string,
+  ctx: ObserveContext,
 ): Promise<InvoiceRow> {
   const invoice = await sandboxInvoice(db, invoiceId);
-  // Default: whatever is still due (or the whole amount once nothing is due, to simulate an over-payment).
-  const due = toUnits(invoice.amount) - toUnits(invoice.amount_paid);
-  const amount =
-    input.amount !== undefined ? toUnits(input.amount) : due > 0n ? due : toUnits(invoice.amount);
   const txHash = input.tx_hash ?? `0x${randomBytes(32).toString('hex')}`;
-  const observation = { kind: 'payment' as const, txHash, amount, confirmed: input.confirmed ?? true };
-  return (await observe(db, invoice.id, observation, now, publicBaseUrl)) as InvoiceRow;
+  const confirmed = input.confirmed ?? true;
+  const pay = (amount: Money) => ({ kind: 'payment' as const, txHash, amount, confirmed });
+  const report: Report =
+    input.amount !== undefined
+      ? pay(money(input.amount))
+      : (state) => {
+          // The same transaction again (confirming a payment seen before) is reported as it was.
+          const same = state.payments.find((p) => p.txHash === txHash);
+          if (same) return pay(same.amount);
+          const due = outstanding(state);
+          return due > 0n ? pay(due) : undefined;
+        };
+  return (await observeOne(db, invoice.id, report, ctx)) ?? invoice;
 }
 
 /** Drops a simulated payment that was seen, as a chain reorganisation would. */
@@ -38,17 +50,16 @@ export async function simulateReversal(
   db: Kysely<Database>,
   invoiceId: string,
   txHash: string,
-  now: Date,
-  publicBaseUrl: string,
+  ctx: ObserveContext,
 ): Promise<InvoiceRow> {
   const invoice = await sandboxInvoice(db, invoiceId);
-  return (await observe(db, invoice.id, { kind: 'reversal', txHash }, now, publicBaseUrl)) as InvoiceRow;
+  return (await observeOne(db, invoice.id, { kind: 'reversal', txHash }, ctx)) ?? invoice;
 }
 
-async function sandboxInvoice(db: Kysely<Database>, id: string) {
-  const invoice = await db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
+async function sandboxInvoice(db: Kysely<Database>, id: string): Promise<InvoiceRow> {
+  const invoice = await findInvoiceById(db, id);
   if (!invoice) throw ApiError.notFound('No invoice with this id');
-  if (invoice.network !== 'sandbox') {
+  if (invoice.network !== SANDBOX) {
     throw ApiError.validation([
       {
         in: 'path',

@@ -1,26 +1,28 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createInvoice, createMerchant, startTestApp, type TestApp } from '../../test/app.js';
-import { addEndpoint, type Receiver, startReceiver } from '../../test/webhooks.js';
-import type { Worker } from '../workers/loop.js';
-import { startDeliveryWorker } from './delivery-worker.js';
+import {
+  addEndpoint,
+  type Receiver,
+  startReceiver,
+  startTestWorker,
+  type TestWorker,
+} from '../../test/webhooks.js';
 
 const CONCURRENCY = 6;
 const PER_ENDPOINT = 2;
 let t: TestApp;
-let worker: Worker;
+let worker: TestWorker;
 let slow: Receiver;
 let fast: Receiver;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
   [slow, fast] = await Promise.all([startReceiver(() => 'hang'), startReceiver()]);
-  worker = await startDeliveryWorker({
-    db: t.database.db,
-    notifier: t.database.notifier,
-    config: t.app.config,
-    log: t.app.log,
-    // The slow receiver never answers within the test; the timeout must not be what frees its slots.
-    tuning: { timeoutMs: 120_000, concurrency: CONCURRENCY, perEndpoint: PER_ENDPOINT, shutdownGraceMs: 0 },
+  // The slow receiver never answers within the test; the timeout must not be what frees its slots.
+  worker = await startTestWorker(t, undefined, {
+    timeoutMs: 120_000,
+    concurrency: CONCURRENCY,
+    perEndpoint: PER_ENDPOINT,
   });
 });
 afterAll(async () => {

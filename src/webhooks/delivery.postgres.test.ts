@@ -7,8 +7,8 @@ import {
   type Receiver,
   startReceiver,
   startTestWorker,
+  type TestWorker,
 } from '../../test/webhooks.js';
-import type { Worker } from '../workers/loop.js';
 
 const INVOICES = 60;
 
@@ -26,7 +26,7 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
   const clock = manualClock();
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   let apps: TestApp[];
-  let workers: Worker[];
+  let workers: TestWorker[];
   let receivers: Receiver[];
 
   beforeAll(async () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createInvoice, createMerchant, startTestApp, type TestApp } from '../../test/app.js';
 import { addEndpoint, attemptsOf, eventually, type Receiver, startReceiver } from '../../test/webhooks.js';
-import type { Worker } from '../workers/loop.js';
-import { startDeliveryWorker } from './delivery-worker.js';
+import type { RunningJobs } from '../jobs/runner.js';
+import { startWorkers } from '../workers.js';
 
 let t: TestApp;
-let worker: Worker;
+let worker: RunningJobs;
 let r: Receiver;
 
 beforeAll(async () => {
@@ -13,12 +13,12 @@ beforeAll(async () => {
   // as if the setting (or the name's DNS answer) changed after registration.
   t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
   r = await startReceiver();
-  worker = await startDeliveryWorker({
-    db: t.database.db,
-    notifier: t.database.notifier,
+  worker = await startWorkers({
+    database: t.database,
     config: { ...t.app.config, webhookAllowPrivate: false },
     log: t.app.log,
-    tuning: { shutdownGraceMs: 0 },
+    only: ['webhook-delivery'],
+    deliveryTuning: { shutdownGraceMs: 0 },
   });
 });
 afterAll(async () => {

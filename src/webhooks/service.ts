@@ -3,9 +3,9 @@ import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
+import type { EventType as WebhookEventType } from '../invoices/events.js';
 import { findProject } from '../merchants/repository.js';
 import { resolveTarget, UrlRefused } from './address.js';
-import type { WebhookEventType } from './outbox.js';
 import * as repo from './repository.js';
 import { newSigningSecret } from './signing.js';
 

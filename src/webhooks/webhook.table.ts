@@ -11,15 +11,6 @@ export interface WebhookEndpointTable {
   deleted_at: Date | null;
 }
 
-export interface EventTable {
-  id: string;
-  project_id: string;
-  invoice_id: string | null;
-  type: string;
-  body: string;
-  created_at: Date;
-}
-
 export interface WebhookDeliveryTable {
   id: Generated<string>;
   event_id: string;
@@ -48,3 +39,11 @@ export interface WebhookAttemptTable {
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
+
+declare module '../db/schema.js' {
+  interface Database {
+    webhook_endpoints: WebhookEndpointTable;
+    webhook_deliveries: WebhookDeliveryTable;
+    webhook_attempts: WebhookAttemptTable;
+  }
+}

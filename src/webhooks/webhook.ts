@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
-import { EVENT_TYPES, type WebhookEventType } from './outbox.js';
+import { EVENT_TYPES, type EventType as WebhookEventType } from '../invoices/events.js';
 import type { WebhookAttemptRow, WebhookEndpointRow } from './webhook.table.js';
 
 /** What the admin API says about endpoints and their delivery log; the mappers are the only way to it. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { expireDue } from '../../src/invoices/transition.js';
+import { expireDue } from '../../src/invoices/observe.js';
 
 export const STATES = ['waiting', 'detected', 'paid', 'expired', 'failed'] as const;
 export type State = (typeof STATES)[number];
@@ -49,7 +49,7 @@ export async function seedStates(
   const failed = (await short('25.00')).id;
   await simulate(app, adminToken, failed, { amount: '10.00' });
   clock.advance(61_000);
-  await expireDue(app.db, clock(), 100, app.config.publicBaseUrl);
+  await expireDue(app.db, { now: clock(), publicBaseUrl: app.config.publicBaseUrl }, 100);
   const open = await sandboxProject(app, adminToken);
   const waiting = (await open('25.00')).id;
   const detected = (await open('25.00')).id;

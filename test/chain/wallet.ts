@@ -3,7 +3,7 @@ import { HDKey } from '@scure/bip32';
 import { bytesToHex, type Hex } from 'viem';
 
 /*
- * Private keys exist only here, in tests: Paydesk itself never holds one (src/chains/xpub.ts refuses them).
+ * Private keys exist only here, in tests: Paydesk itself never holds one (src/networks/xpub.ts refuses them).
  */
 
 /** The mnemonic of Hardhat's funded accounts: its addresses are senders, never deposit addresses. */

@@ -59,6 +59,7 @@
     document.title = doc.title;
     skew = Date.parse(root.dataset.serverNow) - Date.now() || skew;
     enhance();
+    schedule(POLL_MS); // a view that is final stops the polling at once
     if (!changed) return;
     const heading = document.getElementById('status-heading');
     const announcer = document.getElementById('announcer');

@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Job } from '../jobs/job.js';
+import type { Network, NetworkRegistry } from '../networks/network.js';
+import { type ScannedNetwork, scanStep } from './scan.js';
+
+export interface ChainJobDeps {
+  db: Kysely<Database>;
+  networks: NetworkRegistry;
+  publicBaseUrl: string;
+  clock: () => Date;
+}
+
+/**
+ * A watcher for every network with an RPC URL: an exclusive job (one instance leads each network at a
+ * time; the others stand by), run again at once while it is behind the chain's head.
+ */
+export async function chainScanJobs(deps: ChainJobDeps): Promise<Job[]> {
+  const enabled = deps.networks.enabled();
+  if (enabled.length === 0) return [];
+  // viem (the node client, some 25 MB) is loaded only by processes that watch a chain.
+  const { chainReader } = await import('./rpc.js');
+  return enabled.map((network) => {
+    const ctx = {
+      db: deps.db,
+      network: scanned(network),
+      reader: chainReader(network.rpcUrl as string),
+      now: deps.clock,
+      publicBaseUrl: deps.publicBaseUrl,
+    };
+    return {
+      name: `chain-scan:${network.name}`,
+      intervalMs: network.pollIntervalMs,
+      exclusive: true,
+      run: () => scanStep(ctx),
+    };
+  });
+}
+
+function scanned(network: Network): ScannedNetwork {
+  const tokens = new Map(
+    Object.entries(network.tokens).map(([currency, t]) => [
+      currency,
+      { address: t.address.toLowerCase(), decimals: t.decimals },
+    ]),
+  );
+  return {
+    name: network.name,
+    confirmations: network.confirmations,
+    maxBlockRange: network.maxBlockRange,
+    tokens,
+    decimals: new Map([...tokens.values()].map((t) => [t.address, t.decimals])),
+  };
+}

@@ -1,0 +1,36 @@
+import { newId } from '../ids.js';
+
+export const EVENT_TYPES = [
+  'invoice.created',
+  'invoice.payment_detected',
+  'invoice.paid',
+  'invoice.expired',
+  'invoice.failed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * A change to an invoice, as recorded in the `events` table in the same transaction as the change:
+ * the invoice's history, and the outbox its webhooks are delivered from.
+ */
+export interface InvoiceEvent {
+  id: string;
+  projectId: string;
+  invoiceId: string;
+  type: EventType;
+  /** The exact JSON text every webhook attempt sends: `{ id, type, created_at, data }` (contract §10). */
+  body: string;
+  createdAt: Date;
+}
+
+export function newEvent(
+  projectId: string,
+  invoiceId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  createdAt: Date,
+): InvoiceEvent {
+  const id = newId('evt');
+  const body = JSON.stringify({ id, type, created_at: createdAt.toISOString(), data });
+  return { id, projectId, invoiceId, type, body, createdAt };
+}

@@ -1,0 +1,143 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { InvoiceEvent } from './events.js';
+import type { InvoiceRow, PaymentRow } from './invoice.table.js';
+
+type Tx = Transaction<Database>;
+type Db = Kysely<Database>;
+
+/** Locks the rows in id order (the caller sorts), so that overlapping batches cannot deadlock. */
+export function lockInvoices(tx: Tx, ids: string[]) {
+  return tx.selectFrom('invoices').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
+}
+
+export function paymentsOf(db: Db, invoiceIds: string[]) {
+  return db.selectFrom('payments').selectAll().where('invoice_id', 'in', invoiceIds).execute();
+}
+
+/**
+ * Invoices whose `due_at` (lifecycle.schedule) has come, oldest first, locked for this transaction;
+ * rows another instance holds are skipped, not waited for.
+ */
+export function claimDue(tx: Tx, now: Date, limit: number) {
+  return tx
+    .selectFrom('invoices')
+    .selectAll()
+    .where('due_at', '<=', now)
+    .orderBy('due_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+/**
+ * Upserts payments in one statement. A payment observed again keeps its row; one a reorganisation
+ * reversed and that is mined again takes its new amount, times, status and block.
+ */
+export async function savePayments(tx: Tx, rows: PaymentRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx
+    .insertInto('payments')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['invoice_id', 'tx_hash']).doUpdateSet((eb) => ({
+        amount: eb.ref('excluded.amount'),
+        status: eb.ref('excluded.status'),
+        seen_at: eb.ref('excluded.seen_at'),
+        confirmed_at: eb.ref('excluded.confirmed_at'),
+        reversed_at: eb.ref('excluded.reversed_at'),
+        block_number: eb.ref('excluded.block_number'),
+        block_hash: eb.ref('excluded.block_hash'),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * The only statement in the code base that writes an invoice's status. One statement per transaction,
+ * whatever the number of invoices, so the counters trigger locks its rows in one sorted pass (see
+ * migrations/0001): transactions that change statuses can never deadlock each other.
+ */
+export async function saveInvoices(tx: Tx, rows: InvoiceRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const col = <K extends keyof InvoiceRow>(k: K) => rows.map((r) => r[k]);
+  await sql`
+    update invoices set
+      status = v.status,
+      paid_at = v.paid_at,
+      tx_hash = v.tx_hash,
+      paid_late = v.paid_late,
+      failure_reason = v.failure_reason,
+      amount_paid = v.amount_paid,
+      due_at = v.due_at,
+      open_until = v.open_until,
+      updated_at = v.updated_at
+    from unnest(${col('id')}::text[], ${col('status')}::text[], ${col('paid_at')}::timestamptz[],
+                ${col('tx_hash')}::text[], ${col('paid_late')}::boolean[], ${col('failure_reason')}::text[],
+                ${col('amount_paid')}::numeric[], ${col('due_at')}::timestamptz[],
+                ${col('open_until')}::timestamptz[], ${col('updated_at')}::timestamptz[])
+      as v(id, status, paid_at, tx_hash, paid_late, failure_reason, amount_paid, due_at, open_until, updated_at)
+    where invoices.id = v.id`.execute(tx);
+}
+
+/** Appends events to the outbox; the database fans them out to webhook deliveries (migration 0005). */
+export async function saveEvents(tx: Tx, events: InvoiceEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const col = <K extends keyof InvoiceEvent>(k: K) => events.map((e) => e[k]);
+  await sql`
+    insert into events (id, project_id, invoice_id, type, body, created_at)
+    select * from unnest(${col('id')}::text[], ${col('projectId')}::text[], ${col('invoiceId')}::text[],
+                         ${col('type')}::text[], ${col('body')}::text[], ${col('createdAt')}::timestamptz[])`.execute(
+    tx,
+  );
+}
+
+/**
+ * Invoices on the network, among the given deposit addresses, that a payment still counts for
+ * (`open_until`, from lifecycle.schedule). One index probe per address: the cost follows the
+ * transfers, not the number of open invoices.
+ */
+export function openInvoicesAt(db: Db, network: string, addresses: string[], now: Date) {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'pay_address', 'currency'])
+    .where('network', '=', network)
+    .where('pay_address', '=', (eb) => eb.fn.any(eb.val(addresses)))
+    .where('open_until', '>', now)
+    .execute();
+}
+
+/** When the oldest invoice that a payment on the network still counts for was created. */
+export async function oldestOpenInvoice(db: Db, network: string, now: Date): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.min('created_at').as('oldest'))
+    .where('network', '=', network)
+    .where('open_until', '>', now)
+    .executeTakeFirst();
+  return row?.oldest ?? undefined;
+}
+
+/** Payments on the network still confirming, found in blocks at or below `block`. */
+export function confirmingUpTo(db: Db, network: string, block: bigint) {
+  return db
+    .selectFrom('payments')
+    .select(['invoice_id', 'tx_hash', 'amount'])
+    .where('network', '=', network)
+    .where('status', '=', 'pending')
+    .where('block_number', '<=', block.toString())
+    .orderBy('block_number')
+    .execute();
+}
+
+/** Payments on the network standing (confirming or confirmed) in blocks above `block`. */
+export function standingAbove(db: Db, network: string, block: bigint) {
+  return db
+    .selectFrom('payments')
+    .select(['invoice_id', 'tx_hash'])
+    .where('network', '=', network)
+    .where('status', '<>', 'reversed')
+    .where('block_number', '>', block.toString())
+    .execute();
+}

@@ -1,0 +1,12 @@
+/**
+ * What a payment source (a chain watcher) may ask the invoices module. Sources read through these and
+ * change nothing but through observe(): the invoices module alone stores payments and their status.
+ */
+
+export { type ObserveContext, observe, type Reported } from './observe.js';
+export {
+  confirmingUpTo,
+  oldestOpenInvoice,
+  openInvoicesAt,
+  standingAbove,
+} from './observe.repository.js';

@@ -1,0 +1,74 @@
+import pg from 'pg';
+
+/**
+ * Decides which instance runs an exclusive job (a chain watcher): the holder of a PostgreSQL advisory
+ * lock, taken on one dedicated connection per process (outside the query pool, which it would
+ * otherwise starve). If that connection drops, the server releases its locks and another instance
+ * takes over. Correctness never depends on it (exclusive jobs write idempotently); it keeps N
+ * instances from doing the same work N times.
+ */
+export interface Leadership {
+  /** True while this process holds `name`'s lock (taking it if free). */
+  hold(name: string): Promise<boolean>;
+  release(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Embedded PGlite: one process owns the database folder (a lock file), so it leads every job. */
+export const soleLeader: Leadership = {
+  hold: async () => true,
+  release: async () => {},
+  close: async () => {},
+};
+
+export function advisoryLeadership(databaseUrl: string): Leadership {
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  const held = new Set<string>();
+
+  const connection = async (): Promise<pg.Client> => {
+    if (client) return client;
+    connecting ??= (async () => {
+      const c = new pg.Client({ connectionString: databaseUrl, application_name: 'paydesk-leadership' });
+      c.on('error', () => {
+        // The locks went with the connection: forget them, and reconnect on the next hold().
+        if (client === c) client = undefined;
+        held.clear();
+      });
+      try {
+        await c.connect();
+        client = c;
+        return c;
+      } finally {
+        connecting = undefined;
+      }
+    })();
+    return connecting;
+  };
+
+  return {
+    async hold(name) {
+      const c = await connection();
+      if (held.has(name)) {
+        // Still connected means still holding: a round trip proves the connection is alive.
+        await c.query('select 1');
+        return client === c && held.has(name);
+      }
+      const { rows } = await c.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [
+        `paydesk:job:${name}`,
+      ]);
+      if (rows[0]?.ok) held.add(name);
+      return held.has(name);
+    },
+    async release(name) {
+      if (!held.delete(name) || !client) return;
+      await client.query('select pg_advisory_unlock(hashtext($1))', [`paydesk:job:${name}`]).catch(() => {});
+    },
+    async close() {
+      held.clear();
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    },
+  };
+}

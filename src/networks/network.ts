@@ -1,0 +1,44 @@
+/** What Paydesk knows about a payment network; the registry (registry.ts) holds them all. */
+import type { Address } from './evm-address.js';
+
+/** The currencies a project may invoice in: stablecoins, one token per network each. */
+export const CURRENCIES = ['USDT', 'USDC'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+/** The simulated network whose payments are made by hand (contract §11); every other network is a chain. */
+export const SANDBOX = 'sandbox';
+
+export interface Token {
+  readonly address: Address;
+  readonly decimals: number;
+}
+
+export interface Network {
+  readonly name: string;
+  readonly label: string;
+  readonly chainId: number;
+  readonly testnet: boolean;
+  /** A payment is final once its block and `confirmations - 1` blocks after it exist (1: once mined). */
+  readonly confirmations: number;
+  readonly pollIntervalMs: number;
+  /** The widest block range one eth_getLogs call asks for: providers cap it. */
+  readonly maxBlockRange: number;
+  /** Transaction page prefix, `${explorer}${txHash}`; undefined for a local chain. */
+  readonly explorer: string | undefined;
+  readonly tokens: Readonly<Partial<Record<Currency, Token>>>;
+  /** From PAYDESK_RPC_<NAME>; a network is enabled when it has one. It may embed a provider key: never log it. */
+  readonly rpcUrl: string | undefined;
+}
+
+export type NetworkSettings = Omit<Network, 'rpcUrl'>;
+
+export interface NetworkRegistry {
+  get(name: string): Network | undefined;
+  /** The networks with an RPC URL, in registry order: the ones to watch and to offer. */
+  enabled(): readonly Network[];
+  all(): readonly Network[];
+  /** The contract of `currency` on `network`; undefined when the network is unknown or lacks it. */
+  token(network: string, currency: Currency): Token | undefined;
+  /** How people read a network's name ("Polygon", "Sandbox"); the stored name when it is unknown. */
+  label(name: string): string;
+}

@@ -1,0 +1,40 @@
+import { formatMoney, type Money, toTokenUnits } from '../money/money.js';
+import { tokenTransferUri } from './eip681.js';
+import type { Address } from './evm-address.js';
+import { type Currency, type NetworkRegistry, SANDBOX } from './network.js';
+
+/** What a wallet needs to pay an invoice: everything the QR code carries. */
+export interface PaymentTarget {
+  network: string;
+  currency: string;
+  pay_address: string;
+  /** The amount still due. */
+  amount: Money;
+}
+
+/**
+ * The text of the payment QR code: the one switch point per network. A wallet that scans it should
+ * be able to pay without typing anything.
+ * - `sandbox`: `sandbox:{pay_address}?amount={amount}&currency={currency}`, a URI of our own (no real
+ *   wallet pays sandbox invoices; it shows what the page would hand one).
+ * - an EVM network of the registry: an EIP-681 token transfer,
+ *   `ethereum:<token>@<chainId>/transfer?address=<pay_address>&uint256=<amount in token units>`, which
+ *   MetaMask, Trust, Rainbow and Coinbase Wallet open with token, network, recipient and amount filled in.
+ * - anything else: the bare address, which every wallet reads.
+ */
+export function paymentRequest(target: PaymentTarget, networks: NetworkRegistry): string {
+  if (target.network === SANDBOX) {
+    const query = new URLSearchParams({ amount: formatMoney(target.amount), currency: target.currency });
+    return `sandbox:${target.pay_address}?${query}`;
+  }
+  const chain = networks.get(target.network);
+  const token = networks.token(target.network, target.currency as Currency);
+  if (!chain || !token) return target.pay_address;
+  return tokenTransferUri({
+    token: token.address,
+    chainId: chain.chainId,
+    to: target.pay_address as Address,
+    // Rounded up: a wallet must never be asked for less than is due.
+    units: toTokenUnits(target.amount, token.decimals),
+  });
+}

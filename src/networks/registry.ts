@@ -1,0 +1,199 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { BUILT_IN_NETWORKS } from './builtin.js';
+import { checksumAddress, isAddress } from './evm-address.js';
+import {
+  type Currency,
+  type Network,
+  type NetworkRegistry,
+  type NetworkSettings,
+  SANDBOX,
+} from './network.js';
+
+export class NetworkConfigError extends Error {}
+
+const ADDRESS = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: '0x and 40 hex digits' });
+const TokenSchema = Type.Object(
+  { address: ADDRESS, decimals: Type.Integer({ minimum: 0, maximum: 36 }) },
+  { additionalProperties: false },
+);
+
+/** One entry of PAYDESK_NETWORKS. Only `name` is always required: an entry may just retune a built-in. */
+const EntrySchema = Type.Object(
+  {
+    name: Type.String({ pattern: '^[a-z0-9-]{1,32}$', description: '1 to 32 of a-z, 0-9 and -' }),
+    label: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    testnet: Type.Optional(Type.Boolean()),
+    confirmations: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+    pollIntervalMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+    maxBlockRange: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    explorer: Type.Optional(Type.String({ pattern: '^https?://', description: 'an http(s) URL prefix' })),
+    tokens: Type.Optional(
+      Type.Object(
+        { USDT: Type.Optional(TokenSchema), USDC: Type.Optional(TokenSchema) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+type Entry = Static<typeof EntrySchema>;
+
+/** Defaults for a network the operator adds; chainId, testnet, confirmations and tokens have none. */
+const NEW_NETWORK_DEFAULTS = { pollIntervalMs: 2000, maxBlockRange: 500 };
+const RPC_PROTOCOLS = new Set(['http:', 'https:', 'ws:', 'wss:']);
+
+/** `polygon-amoy` → `PAYDESK_RPC_POLYGON_AMOY`. */
+export function rpcVariable(network: string): string {
+  return `PAYDESK_RPC_${network.toUpperCase().replaceAll('-', '_')}`;
+}
+
+/**
+ * Built-in networks, then PAYDESK_NETWORKS over them, then PAYDESK_RPC_* URLs. Throws
+ * NetworkConfigError naming every problem; messages never echo an RPC URL (it may hold an API key).
+ */
+export function loadNetworks(env: Record<string, string | undefined>): NetworkRegistry {
+  const settings = new Map(BUILT_IN_NETWORKS.map((n) => [n.name, n]));
+  const problems: string[] = [];
+  const entries = parseEntries(env.PAYDESK_NETWORKS);
+  entries.forEach((raw, i) => {
+    const where = `PAYDESK_NETWORKS[${i}]`;
+    const merged = applyEntry(settings, raw, where, problems);
+    if (merged) settings.set(merged.name, merged);
+  });
+  const seenChains = new Map<number, string>();
+  for (const n of settings.values()) {
+    const other = seenChains.get(n.chainId);
+    if (other) problems.push(`networks "${other}" and "${n.name}" share chainId ${n.chainId}`);
+    seenChains.set(n.chainId, n.name);
+  }
+  const networks = [...settings.values()].map((n) => withRpc(n, env, problems));
+  // Names of refused entries count too: their RPC variable is not the problem to report.
+  const declared = entries.map((e) => (e as Entry | null)?.name).filter((n) => typeof n === 'string');
+  problems.push(...strayRpcVariables(env, [...settings.keys(), ...declared]));
+  if (problems.length > 0)
+    throw new NetworkConfigError(`Invalid network configuration: ${problems.join('; ')}`);
+  return registry(networks);
+}
+
+function parseEntries(text: string | undefined): unknown[] {
+  if (text === undefined || text.trim() === '') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new NetworkConfigError(`PAYDESK_NETWORKS is not valid JSON (${(error as Error).message})`);
+  }
+  if (!Array.isArray(value))
+    throw new NetworkConfigError('PAYDESK_NETWORKS must be a JSON array of networks');
+  return value;
+}
+
+function applyEntry(
+  settings: Map<string, NetworkSettings>,
+  raw: unknown,
+  where: string,
+  problems: string[],
+): NetworkSettings | undefined {
+  if (!Value.Check(EntrySchema, raw)) {
+    const name = (raw as Entry | null)?.name;
+    const named = typeof name === 'string' ? ` (${JSON.stringify(name.slice(0, 40))})` : '';
+    for (const e of Value.Errors(EntrySchema, raw)) {
+      const field = e.path.slice(1).replaceAll('/', '.') || 'entry';
+      const hint = e.schema.description ? ` (${e.schema.description})` : '';
+      problems.push(`${where}${named}: ${field}: ${e.message}${hint}`);
+    }
+    return undefined;
+  }
+  const at = `${where} ("${raw.name}")`;
+  const before = problems.length;
+  if (raw.name === 'sandbox')
+    problems.push(`${at}: "sandbox" is the simulated network and cannot be configured`);
+  for (const [currency, token] of Object.entries(raw.tokens ?? {})) {
+    if (!isAddress(token.address)) {
+      problems.push(
+        `${at}: tokens.${currency}.address fails its EIP-55 checksum; recheck it or write it in lower case`,
+      );
+    }
+  }
+  const base = settings.get(raw.name);
+  if (base && raw.chainId !== undefined && raw.chainId !== base.chainId) {
+    problems.push(`${at}: chainId of built-in network "${raw.name}" is ${base.chainId} and cannot change`);
+  }
+  if (!base) {
+    const missing = (['chainId', 'testnet', 'confirmations', 'tokens'] as const).filter(
+      (f) => raw[f] === undefined,
+    );
+    if (missing.length > 0) problems.push(`${at}: a new network needs ${missing.join(', ')}`);
+  }
+  return problems.length === before ? merge(base, raw) : undefined;
+}
+
+function merge(base: NetworkSettings | undefined, entry: Entry): NetworkSettings {
+  const tokens = { ...base?.tokens };
+  for (const [currency, token] of Object.entries(entry.tokens ?? {})) {
+    tokens[currency as Currency] = { address: checksumAddress(token.address), decimals: token.decimals };
+  }
+  return {
+    name: entry.name,
+    label: entry.label ?? base?.label ?? entry.name,
+    chainId: entry.chainId ?? base?.chainId ?? 0,
+    testnet: entry.testnet ?? base?.testnet ?? false,
+    confirmations: entry.confirmations ?? base?.confirmations ?? 0,
+    pollIntervalMs: entry.pollIntervalMs ?? base?.pollIntervalMs ?? NEW_NETWORK_DEFAULTS.pollIntervalMs,
+    maxBlockRange: entry.maxBlockRange ?? base?.maxBlockRange ?? NEW_NETWORK_DEFAULTS.maxBlockRange,
+    explorer: entry.explorer ?? base?.explorer,
+    tokens,
+  };
+}
+
+function withRpc(n: NetworkSettings, env: Record<string, string | undefined>, problems: string[]): Network {
+  const variable = rpcVariable(n.name);
+  const value = env[variable] || undefined;
+  if (value !== undefined && !isRpcUrl(value)) {
+    problems.push(`${variable} must be an http, https, ws or wss URL`);
+  }
+  return { ...n, rpcUrl: value };
+}
+
+function isRpcUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return RPC_PROTOCOLS.has(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A PAYDESK_RPC_ variable that names no network is a typo that would silently leave a network off. */
+function strayRpcVariables(env: Record<string, string | undefined>, names: string[]): string[] {
+  const known = new Set(names.map(rpcVariable));
+  return Object.keys(env)
+    .filter((k) => k.startsWith('PAYDESK_RPC_') && env[k] && !known.has(k))
+    .map((k) => `${k} names no network (known: ${names.join(', ')})`);
+}
+
+function registry(networks: Network[]): NetworkRegistry {
+  const frozen = networks.map((n) =>
+    Object.freeze({
+      ...n,
+      tokens: Object.freeze(
+        Object.fromEntries(Object.entries(n.tokens).map(([c, t]) => [c, Object.freeze(t)])),
+      ),
+    }),
+  );
+  const byName = new Map(frozen.map((n) => [n.name, n]));
+  const all = Object.freeze(frozen);
+  const enabled = Object.freeze(frozen.filter((n) => n.rpcUrl !== undefined));
+  return Object.freeze({
+    get: (name: string) => byName.get(name),
+    all: () => all,
+    enabled: () => enabled,
+    token: (network: string, currency: Currency) => {
+      const tokens = byName.get(network)?.tokens;
+      return tokens && Object.hasOwn(tokens, currency) ? tokens[currency] : undefined;
+    },
+    label: (name: string) => (name === SANDBOX ? 'Sandbox' : (byName.get(name)?.label ?? name)),
+  });
+}

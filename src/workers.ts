@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { chainScanJobs } from './chains/scan.job.js';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import { expiryJob, idempotencyPurgeJob } from './invoices/jobs.js';
+import type { Job } from './jobs/job.js';
+import { advisoryLeadership, soleLeader } from './jobs/leadership.js';
+import { type RunningJobs, startJobs } from './jobs/runner.js';
+import { type DeliveryTuning, deliveryJob } from './webhooks/delivery.job.js';
+
+export interface WorkerDeps {
+  database: DatabaseHandle;
+  config: Config;
+  log: FastifyBaseLogger;
+  /** The current time; a parameter so that tests can move it. */
+  clock?: (() => Date) | undefined;
+  /** Run only the jobs of these names (a test of one job); all of them by default. */
+  only?: readonly string[] | undefined;
+  deliveryTuning?: Partial<DeliveryTuning> | undefined;
+}
+
+/**
+ * Every background job of an instance, in one place (as app.ts is for routes): invoice expiry, the
+ * idempotency-key purge, webhook delivery and a watcher per chain network. main.ts starts them unless
+ * PAYDESK_ROLE=api; each is safe on any number of instances (see each job).
+ */
+export async function startWorkers(deps: WorkerDeps): Promise<RunningJobs> {
+  const { database, config, log } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const common = { db: database.db, publicBaseUrl: config.publicBaseUrl, clock };
+  const all: Job[] = [
+    expiryJob(common),
+    idempotencyPurgeJob(common),
+    deliveryJob({ db: database.db, config, log, clock, tuning: deps.deliveryTuning }),
+    ...(await chainScanJobs({ ...common, networks: config.networks })),
+  ];
+  const jobs = deps.only ? all.filter((job) => deps.only?.includes(job.name)) : all;
+  const leadership = database.kind === 'postgres' ? advisoryLeadership(config.databaseUrl) : soleLeader;
+  return startJobs(jobs, { notifier: database.notifier, leadership, log });
+}
