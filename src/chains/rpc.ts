@@ -35,8 +35,7 @@ export interface ChainReader {
 }
 
 export function chainReader(rpcUrl: string): ChainReader {
-  // No retries inside the client: the watcher backs off and retries whole steps itself, and a step
-  // that fails half-way is simply run again from the cursor.
+  // No retries inside viem's client: call() below decides what is worth asking again.
   const transport = rpcUrl.startsWith('ws')
     ? webSocket(rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS })
     : http(rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS });
@@ -79,7 +78,28 @@ export function chainReader(rpcUrl: string): ChainReader {
   };
 }
 
+/**
+ * A transient answer (a 502 from a provider's load balancer, a 429) is asked again twice, 100 ms then
+ * 200 ms later: every call here is a read, so asking again is always safe, and it spares the watcher
+ * a whole step's backoff for one dropped request. A timeout is not retried (it already took 15 s);
+ * a third failure fails the step, and the job backs off and runs it again from the cursor.
+ */
+const RETRY_DELAYS_MS = [100, 200];
+const transient = (err: RpcError) => err.status === 429 || (err.status !== undefined && err.status >= 500);
+
 async function call<T>(method: string, fn: () => Promise<T>): Promise<T> {
+  for (const delay of RETRY_DELAYS_MS) {
+    try {
+      return await once(method, fn);
+    } catch (err) {
+      if (!(err instanceof RpcError) || !transient(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+  return once(method, fn);
+}
+
+async function once<T>(method: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
