@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
+import { type DatabaseHandle, embeddedHandle, openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { randomBase62 } from '../src/ids.js';
 
@@ -10,6 +11,26 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 export const onPostgres = TEST_DATABASE_URL !== undefined;
 
 let snapshot: Blob | undefined;
+const idle: PGlite[] = [];
+
+/**
+ * An embedded database as fresh as the migrated snapshot, at a fraction of a snapshot load's cost:
+ * a closed test database is emptied (every table truncated, every prepared statement and listener
+ * dropped) and handed to the next test of this worker, rather than a new instance loaded.
+ */
+async function embeddedTestDatabase(blob: Blob): Promise<DatabaseHandle> {
+  const pglite = idle.pop() ?? (await PGlite.create({ loadDataDir: blob }));
+  return embeddedHandle(pglite, true, async () => {
+    await pglite.exec(`
+      do $$ begin
+        execute (select 'truncate ' || string_agg(format('%I', tablename), ', ') || ' restart identity cascade'
+                 from pg_tables where schemaname = 'public' and tablename <> 'schema_migrations');
+      end $$;
+      deallocate all;
+      unlisten *;`);
+    idle.push(pglite);
+  });
+}
 
 /** A fresh, migrated database of its own; on PostgreSQL a new database dropped again by `drop()`. */
 export async function freshDatabase(): Promise<{
@@ -22,7 +43,7 @@ export async function freshDatabase(): Promise<{
     const blob = snapshot;
     return {
       url: 'pglite://memory',
-      open: () => openDatabase('pglite://memory', { pgliteSnapshot: blob }),
+      open: () => embeddedTestDatabase(blob),
       drop: async () => {},
     };
   }

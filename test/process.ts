@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { rmSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -157,4 +160,116 @@ export async function callPaydesk(
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${url} → ${res.status} ${text}`);
   return (JSON.parse(text) as { data: unknown }).data;
+}
+
+// Each start of a child costs seconds (tsx, then PGlite's initdb on an empty folder), so the
+// timeouts of the tests that start processes are generous.
+export const SLOW = 180_000;
+export const BANNER_PRINTED = /curl -s .*\n.*-d '[^']*'\n/;
+export const KEY = /svc_secret_[A-Za-z0-9]+/;
+export const STACK_FRAME = /^\s+at /m;
+
+export function demoSecret(stdout: string): string {
+  const key = stdout.match(KEY)?.[0];
+  if (!key) throw new Error(`no demo key printed:\n${stdout}`);
+  return key;
+}
+
+/** Turns the banner's curl line into a fetch call, so the test runs exactly what a newcomer pastes. */
+export function curlAsFetch(stdout: string): [string, RequestInit] {
+  const line = stdout.slice(stdout.indexOf('curl -s ')).split(/(?<!\\)\n/)[0] ?? '';
+  const [command, ...args] = shellWords(line);
+  if (command !== 'curl') throw new Error(`the banner's command is not curl: ${line}`);
+  let url = '';
+  const init: RequestInit & { headers: Record<string, string> } = { method: 'GET', headers: {} };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '-s') continue;
+    if (arg === '-H') {
+      const [name, ...value] = (args[++i] ?? '').split(':');
+      init.headers[name ?? ''] = value.join(':').trim();
+    } else if (arg === '-d') {
+      init.method = 'POST';
+      init.body = args[++i] ?? '';
+    } else if (arg.startsWith('-')) {
+      throw new Error(`unexpected curl option ${arg}`);
+    } else {
+      url = arg;
+    }
+  }
+  return [url, init];
+}
+
+export async function api(p: PaydeskProcess, method: string, url: string, token?: string, body?: unknown) {
+  const res = await fetch(`${p.baseUrl}${url}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+/**
+ * Opens a POST whose headers the server has read and routed (it answered `100 Continue`) but whose
+ * body is still to come: a request that is certainly in flight, without sleeping on a guess.
+ */
+export async function beginPost(baseUrl: string, secret: string, body: object) {
+  const payload = JSON.stringify(body);
+  const req = http.request(`${baseUrl}/v1/merchant/invoices`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${secret}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(payload),
+      expect: '100-continue',
+    },
+  });
+  const response = new Promise<{ status: number; body: any }>((resolve, reject) => {
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      res.on('error', reject);
+    });
+  });
+  response.catch(() => {});
+  req.flushHeaders();
+  await once(req, 'continue');
+  return () => {
+    req.end(payload);
+    return response;
+  };
+}
+
+let template: Promise<{ dir: string; secret: string }> | undefined;
+
+/**
+ * A folder holding an embedded database that `npm start` has already created, with its demo project,
+ * copied afresh for each caller: a start on it skips PGlite's initdb (several seconds). The template
+ * is made once per test worker, by the real entry point, so it is exactly what a first start leaves.
+ */
+export async function demoFolder(): Promise<{ cwd: string; secret: string; lockFile: string }> {
+  template ??= (async () => {
+    // Not in tempDirs: it outlives each test file's cleanup, and goes when the worker exits.
+    const dir = await mkdtemp(path.join(tmpdir(), 'paydesk-template-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const first = await startPaydesk({ cwd: dir });
+    await first.waitForStdout(BANNER_PRINTED);
+    const secret = demoSecret(first.stdout());
+    const exit = await first.stop();
+    if (exit.code !== 0) throw new Error(`the template's first start exited ${exit.code ?? exit.signal}`);
+    return { dir, secret };
+  })();
+  const { dir, secret } = await template;
+  const cwd = await mkdtemp(path.join(tmpdir(), 'paydesk-process-'));
+  tempDirs.push(cwd);
+  await cp(path.join(dir, '.paydesk'), path.join(cwd, '.paydesk'), { recursive: true });
+  return { cwd, secret, lockFile: path.join(cwd, '.paydesk', 'db.lock') };
 }

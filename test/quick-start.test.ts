@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { demoBanner } from '../src/merchants/demo.js';
+import {
+  api,
+  BANNER_PRINTED,
+  curlAsFetch,
+  demoSecret,
+  KEY,
+  killAll,
+  removeTempDirs,
+  SLOW,
+  startPaydesk,
+  tempDir,
+} from './process.js';
+
+afterEach(killAll);
+afterAll(removeTempDirs);
+
+describe('quick start (npm start on an empty folder)', () => {
+  it(
+    'creates ./.paydesk/db, prints a working demo key once with a curl line that creates an invoice, and no key on restart',
+    async () => {
+      const cwd = await tempDir();
+      const first = await startPaydesk({ cwd });
+      await first.waitForStdout(BANNER_PRINTED);
+      const secret = demoSecret(first.stdout());
+
+      // The whole banner appears exactly once, and the key appears nowhere outside it.
+      const banner = demoBanner(secret, first.baseUrl);
+      expect(first.stdout().split(banner)).toHaveLength(2);
+      expect(first.stdout().replace(banner, '')).not.toMatch(KEY);
+      expect(existsSync(path.join(cwd, '.paydesk', 'db', 'PG_VERSION'))).toBe(true);
+
+      const me = await api(first, 'GET', '/v1/merchant/me', secret);
+      expect(me.status).toBe(200);
+      expect(me.body.data.project).toMatchObject({ status: 'active', network: 'sandbox' });
+      expect(me.body.data.api_key.last4).toBe(secret.slice(-4));
+
+      const [url, init] = curlAsFetch(first.stdout());
+      expect(url).toBe(`${first.baseUrl}/v1/merchant/invoices`);
+      const created = await fetch(url, init);
+      expect(created.status).toBe(201);
+      const invoice = ((await created.json()) as any).data;
+      expect(invoice).toMatchObject({ status: 'pending', amount: '10.50', order_id: 'order-1' });
+      expect(created.headers.get('location')).toBe(`/v1/merchant/invoices/${invoice.id}`);
+      expect(await first.stop()).toEqual({ code: 0, signal: null });
+
+      const second = await startPaydesk({ cwd });
+      await second.ready();
+      const again = await api(second, 'GET', `/v1/merchant/invoices/${invoice.id}`, secret);
+      expect(again.status).toBe(200);
+      expect(again.body.data.order_id).toBe('order-1');
+      expect(await second.stop()).toEqual({ code: 0, signal: null });
+      expect(second.stdout()).not.toMatch(KEY);
+      expect(second.stdout()).not.toContain('demo project');
+    },
+    SLOW,
+  );
+});
