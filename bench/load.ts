@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { sampleRss } from './processes.js';
+import { sampleCpu, sampleRss } from './processes.js';
 
 export interface LoadSettings {
   connections: number;
@@ -24,30 +24,34 @@ export interface Measurement {
   statusCodes: Record<string, number>;
   /** Peak RSS of the measured server during the run, when it was sampled. */
   maxRssBytes?: number;
+  /** CPU microseconds per request of the server process and of all PostgreSQL processes. */
+  cpu: { serverUs: number; databaseUs: number };
 }
 
 /**
  * One closed-loop autocannon run (every connection sends its next request as soon as the previous
- * answers), after a warm-up at the same concurrency that lets the JIT and the pools settle.
+ * answers), after a warm-up at the same concurrency that lets the JIT and the pools settle. The
+ * server's pid is sampled for RSS (peak, warm-up included) and CPU (the measured part only).
  */
 export async function measure(
   settings: LoadSettings,
   request: LoadRequest,
-  rssPid?: number,
+  pid: number,
 ): Promise<Measurement> {
-  const rss = rssPid === undefined ? undefined : sampleRss(rssPid);
-  try {
-    const result = await autocannon({
+  const load = (seconds: number) =>
+    autocannon({
       url: request.url,
       method: request.method ?? 'GET',
       headers: request.headers ?? {},
       ...(request.body === undefined ? {} : { body: request.body }),
       connections: settings.connections,
-      duration: settings.seconds,
-      ...(settings.warmupSeconds > 0
-        ? { warmup: { connections: settings.connections, duration: settings.warmupSeconds } }
-        : {}),
+      duration: seconds,
     });
+  const rss = sampleRss(pid);
+  try {
+    if (settings.warmupSeconds > 0) await load(settings.warmupSeconds);
+    const cpu = sampleCpu(pid);
+    const result = await load(settings.seconds);
     const statusCodes = Object.fromEntries(
       Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]),
     );
@@ -58,9 +62,10 @@ export async function measure(
       requests: result.requests.total,
       failures: result.non2xx + result.errors + result.timeouts,
       statusCodes,
-      ...(rss ? { maxRssBytes: rss.stop() } : {}),
+      maxRssBytes: rss.stop(),
+      cpu: cpu.stop(result.requests.total),
     };
   } finally {
-    rss?.stop();
+    rss.stop();
   }
 }

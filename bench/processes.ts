@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 
 /** A server the benchmark started; its output goes to a log file, never to the terminal. */
 export interface Child {
@@ -113,6 +113,64 @@ export function sampleRss(pid: number, everyMs = 200) {
     stop(): number {
       clearInterval(timer);
       return Math.max(max, rssBytes(pid) ?? 0);
+    },
+  };
+}
+
+/** Clock ticks per second of /proc's CPU times: 100 on every Linux this runs on. */
+const TICKS = 100;
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux only; 0 elsewhere); with
+ * `reaped`, plus what its children that have exited used.
+ */
+export function cpuSeconds(pid: number, reaped = false): number {
+  try {
+    // The command name, in parentheses, may hold spaces: count fields after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    const own = (f[11] ?? 0) + (f[12] ?? 0);
+    return (reaped ? own + (f[13] ?? 0) + (f[14] ?? 0) : own) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds used so far by PostgreSQL: every live postgres process, plus the backends that have
+ * exited (a pool closing idle connections), which the postmaster's reaped-children time holds.
+ */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') {
+        total += cpuSeconds(Number(entry), true);
+      }
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return total;
+}
+
+/**
+ * The CPU a server and the database spend during a run, per request: unlike req/s, it hardly moves
+ * when the machine is busy with something else, so it is the figure to compare across runs.
+ */
+export function sampleCpu(pid: number) {
+  const start = { server: cpuSeconds(pid), database: postgresCpuSeconds() };
+  return {
+    stop(requests: number) {
+      const per = (seconds: number) => (requests > 0 ? (seconds * 1e6) / requests : Number.NaN);
+      return {
+        serverUs: per(cpuSeconds(pid) - start.server),
+        databaseUs: per(postgresCpuSeconds() - start.database),
+      };
     },
   };
 }

@@ -71,6 +71,14 @@ export function formatTable(header: string, r: BenchResults, targets: Target[]):
         `${pad(f ? times(ratio(p.rps, f.rps)) : '-', 7)}${pad(f ? times(ratio(p.p99Ms, f.p99Ms)) : '-', 7)}`,
     );
   }
+  lines.push('', 'CPU per request, µs (the server process + every PostgreSQL process; steadier than req/s):');
+  for (const row of r.rows) {
+    const cpu = (m: Measurement | undefined) =>
+      m ? `${Math.round(m.cpu.serverUs)} + ${Math.round(m.cpu.databaseUs)}` : '-';
+    lines.push(
+      `${row.scenario.padEnd(24)}${pad(`paydesk ${cpu(row.paydesk)}`, 22)}${pad(`floor ${cpu(row.floor)}`, 22)}`,
+    );
+  }
   lines.push('', `${'target'.padEnd(44)}${'measured'.padEnd(12)}result`);
   for (const t of targets)
     lines.push(`${t.name.padEnd(44)}${t.measured.padEnd(12)}${t.pass ? 'PASS' : 'MISS'}`);

@@ -32,13 +32,14 @@ const settings: LoadSettings = {
 const bigList = Math.max(int('BENCH_INVOICES', 1_000_000), SMALL_LIST + 1);
 const database = benchDatabase(process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
 
-/** One measured run, reported as it finishes; Paydesk's runs also sample its RSS. */
-async function run(label: string, request: LoadRequest, rssPid?: number): Promise<Measurement> {
-  const m = await measure(settings, request, rssPid);
+/** One measured run of a server (its RSS and CPU sampled), reported as it finishes. */
+async function run(label: string, request: LoadRequest, server: Child): Promise<Measurement> {
+  const m = await measure(settings, request, server.process.pid as number);
   assertAllAlive();
   const failed = m.failures ? `  (${m.failures} failed: ${JSON.stringify(m.statusCodes)})` : '';
+  const cpu = `CPU/request ${Math.round(m.cpu.serverUs)} µs + database ${Math.round(m.cpu.databaseUs)} µs`;
   process.stdout.write(
-    `  ${label.padEnd(34)} ${Math.round(m.rps)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms${failed}\n`,
+    `  ${label.padEnd(34)} ${Math.round(m.rps)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ${cpu}${failed}\n`,
   );
   return m;
 }
@@ -50,7 +51,6 @@ const listPage = (paydesk: Child, auth: string): LoadRequest => ({
 
 /** create and get on both servers (the floor first), then Paydesk's list on the project create filled. */
 async function hotPaths(paydesk: Child, floor: Child): Promise<Row[]> {
-  const pid = paydesk.process.pid as number;
   const merchant = await newMerchant(paydesk, 'bench');
   const body = { amount: '12.50', order_id: 'order-bench' };
   const json = { 'content-type': 'application/json' };
@@ -66,21 +66,21 @@ async function hotPaths(paydesk: Child, floor: Child): Promise<Row[]> {
   return [
     {
       scenario: 'create',
-      floor: await run('create, floor', create(`${floor.baseUrl}/invoices`, {})),
-      paydesk: await run('create, paydesk', create(invoices, { authorization: merchant.auth }), pid),
+      floor: await run('create, floor', create(`${floor.baseUrl}/invoices`, {}), floor),
+      paydesk: await run('create, paydesk', create(invoices, { authorization: merchant.auth }), paydesk),
     },
     {
       scenario: 'get',
-      floor: await run('get, floor', { url: `${floor.baseUrl}/invoices/${floorInvoice.id}` }),
+      floor: await run('get, floor', { url: `${floor.baseUrl}/invoices/${floorInvoice.id}` }, floor),
       paydesk: await run(
         'get, paydesk',
         { url: `${invoices}/${paydeskInvoice.id}`, headers: { authorization: merchant.auth } },
-        pid,
+        paydesk,
       ),
     },
     {
       scenario: 'list (limit 20)',
-      paydesk: await run('list, paydesk', listPage(paydesk, merchant.auth), pid),
+      paydesk: await run('list, paydesk', listPage(paydesk, merchant.auth), paydesk),
     },
   ];
 }
@@ -95,7 +95,7 @@ async function listScaling(paydesk: Child): Promise<[Row, Row]> {
     const first = (await (await fetch(page.url, { headers: page.headers })).json()) as any;
     if (first.meta?.pagination?.total !== to) throw new Error(`list total is not ${to} after seeding`);
     const scenario = `list, ${to >= 1_000_000 ? `${to / 1_000_000}M` : `${to / 1000}k`} invoices`;
-    return { scenario, paydesk: await run(`${scenario}, paydesk`, page, paydesk.process.pid) };
+    return { scenario, paydesk: await run(`${scenario}, paydesk`, page, paydesk) };
   };
   return [await measureAt(1, SMALL_LIST), await measureAt(SMALL_LIST + 1, bigList)];
 }
