@@ -43,6 +43,37 @@ for (const [net, prefix] of [
   NON_PUBLIC.addSubnet(net, prefix, 'ipv6');
 }
 
+/**
+ * Never a merchant's receiver, whatever PAYDESK_WEBHOOK_ALLOW_PRIVATE says: link-local addresses,
+ * where cloud metadata services answer (169.254.169.254 on AWS, GCP and Azure), and the metadata
+ * addresses that live elsewhere (Alibaba's 100.100.100.200, AWS's IPv6 fd00:ec2::254).
+ */
+const NEVER = new BlockList();
+NEVER.addSubnet('169.254.0.0', 16, 'ipv4');
+NEVER.addAddress('100.100.100.200', 'ipv4');
+NEVER.addSubnet('fe80::', 10, 'ipv6');
+NEVER.addAddress('fd00:ec2::254', 'ipv6');
+const METADATA_HOSTS = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
+
+function isNeverAllowed(ip: string): boolean {
+  const family = isIP(ip);
+  if (family === 0) return false;
+  if (family === 4) return NEVER.check(ip, 'ipv4');
+  const words = ipv6Words(ip);
+  // NAT64 (64:ff9b::/96) carries an IPv4 address in its last 32 bits.
+  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)) {
+    const [h, l] = [words[6] ?? 0, words[7] ?? 0];
+    return isNeverAllowed([h >> 8, h & 255, l >> 8, l & 255].join('.'));
+  }
+  return NEVER.check(ip, 'ipv6');
+}
+
 /** True when `ip` (a literal) is an ordinary public unicast address. IPv4-mapped IPv6 counts as its IPv4. */
 export function isPublicAddress(ip: string): boolean {
   const family = isIP(ip);
@@ -115,6 +146,7 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
 export async function resolveTarget(raw: string, allowPrivate: boolean): Promise<Target> {
   const url = parseWebhookUrl(raw, allowPrivate);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (METADATA_HOSTS.has(host.toLowerCase().replace(/\.$/, ''))) throw linkLocal();
   const addresses = isIP(host)
     ? [{ address: host, family: isIP(host) }]
     : await lookup(host, { all: true, verbatim: true }).catch(() => {
@@ -122,6 +154,7 @@ export async function resolveTarget(raw: string, allowPrivate: boolean): Promise
       });
   const first = addresses[0];
   if (!first) throw new UrlRefused('unresolvable', `The host ${host} of url has no address`);
+  if (addresses.some((a) => isNeverAllowed(a.address))) throw linkLocal();
   const allPublic = addresses.every((a) => isPublicAddress(a.address));
   if (!allowPrivate && !allPublic) {
     throw new UrlRefused(
@@ -137,4 +170,11 @@ export async function resolveTarget(raw: string, allowPrivate: boolean): Promise
     );
   }
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+function linkLocal(): UrlRefused {
+  return new UrlRefused(
+    'link_local_address',
+    'url must not point to a link-local or cloud metadata address; these are refused even in development',
+  );
 }

@@ -40,14 +40,14 @@ describe('without PAYDESK_WEBHOOK_ALLOW_PRIVATE', () => {
     ['https://10.0.0.8/', 'private_address'],
     ['https://172.16.5.4/', 'private_address'],
     ['https://192.168.1.1/', 'private_address'],
-    ['https://169.254.169.254/latest/meta-data/', 'private_address'],
+    ['https://169.254.169.254/latest/meta-data/', 'link_local_address'],
     ['https://100.64.0.1/', 'private_address'],
     ['https://0.0.0.0/', 'private_address'],
     ['https://[::1]/', 'private_address'],
     ['https://[::ffff:127.0.0.1]/', 'private_address'],
-    ['https://[::ffff:a9fe:a9fe]/', 'private_address'],
+    ['https://[::ffff:a9fe:a9fe]/', 'link_local_address'],
     ['https://[fd12:3456::1]/', 'private_address'],
-    ['https://[fe80::1]/', 'private_address'],
+    ['https://[fe80::1]/', 'link_local_address'],
     ['https://localhost/', 'private_address'],
     ['https://user:pass@8.8.8.8/', 'credentials'],
     ['not a url', 'format'],
@@ -70,6 +70,22 @@ describe('with PAYDESK_WEBHOOK_ALLOW_PRIVATE=true (local development)', () => {
     'https://192.168.1.1/',
   ])('%s is accepted', async (url) => {
     expect((await register(local, lm.projectId, url)).statusCode).toBe(201);
+  });
+
+  // Contract §10 as amended: no development flag opens the cloud metadata service.
+  test.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://169.254.1.1:8080/',
+    'http://[fe80::1]/',
+    'http://[::ffff:169.254.169.254]/',
+    'http://[64:ff9b::a9fe:a9fe]/',
+    'http://100.100.100.200/latest/meta-data/',
+    'http://[fd00:ec2::254]/',
+    'http://metadata.google.internal/computeMetadata/v1/',
+    'http://METADATA.google.internal./',
+    'http://instance-data/latest/',
+  ])('%s is refused all the same (link_local_address)', async (url) => {
+    expectRefused(await register(local, lm.projectId, url), 'link_local_address');
   });
 
   test('plain http to a public address is still refused', async () => {
