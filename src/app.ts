@@ -1,7 +1,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { Kysely } from 'kysely';
 import { guardAdminApi } from './admin/authorize.js';
 import { adminRoutes } from './admin/routes.js';
@@ -12,7 +18,10 @@ import type { DatabaseHandle } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { openApiOptions } from './docs/openapi.js';
 import { healthRoutes } from './health/routes.js';
+import { clientErrorHandler } from './http/client-error.js';
+import { type Drain, registerDrain } from './http/drain.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { guardInput, parseJsonBody, parseQueryString } from './http/input.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 import { onUnroutableRequest, registerRouteFallbacks } from './http/routing.js';
 import { ErrorEnvelope } from './http/schemas.js';
@@ -35,6 +44,8 @@ declare module 'fastify' {
     authenticator: Authenticator;
     /** The current time; a parameter so that tests can move it. */
     clock: () => Date;
+    /** The HTTP side of a graceful stop (main.ts). */
+    drain: Drain;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -45,7 +56,9 @@ export interface AppDeps {
   config: Config;
   database: DatabaseHandle;
   limiter: RateLimitStore;
+  /** A logger options object, or the process's own pino logger (main.ts makes one before the app). */
   logger?: FastifyServerOptions['logger'] | undefined;
+  loggerInstance?: FastifyBaseLogger | undefined;
   clock?: () => Date;
 }
 
@@ -65,17 +78,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const validation = createValidation(FORMATS);
   const clock = deps.clock ?? (() => new Date());
   const app = Fastify({
-    logger: deps.logger ?? { level: deps.config.logLevel, redact: ['req.headers.authorization'] },
+    ...(deps.loggerInstance
+      ? { loggerInstance: deps.loggerInstance }
+      : { logger: deps.logger ?? { level: deps.config.logLevel, redact: ['req.headers.authorization'] } }),
     genReqId: traceIdFor,
+    // Node's parser refuses malformed HTTP before Fastify sees it: answer in the envelope all the same.
+    clientErrorHandler,
     logController: new LogController({ requestIdLogLabel: 'trace_id' }),
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
-    return503OnClosing: true,
+    // A stopping server answers in the envelope itself (http/drain.ts), not with Fastify's own 503.
+    return503OnClosing: false,
     // Payers reach /pay/… in a browser: their 404 is the payment page's HTML one.
     frameworkErrors: onUnroutableRequest({ '/pay/': sendPageNotFound }),
     // Any id that fits in a request line reaches its handler, so a long malformed id is the same 404
     // as an unknown one (contract §4) rather than the router's own 414.
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16 * 1024 },
+    routerOptions: {
+      ignoreTrailingSlash: false,
+      maxParamLength: 16 * 1024,
+      querystringParser: parseQueryString,
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validation.compiler);
@@ -83,8 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/json',
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
+    { parseAs: 'buffer' },
+    async (request: FastifyRequest, body: Buffer) => parseJsonBody(request, body),
   );
   app.decorate('config', deps.config);
   app.decorate('db', deps.database.db);
@@ -105,6 +127,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Trace-Id', request.id);
   });
+  app.decorate('drain', registerDrain(app));
+  // After authentication and rate limits (onRequest), before the schemas: text no column can hold.
+  app.addHook('preValidation', async (request) => guardInput(request));
   registerErrorHandler(app, validation);
   registerRouteFallbacks(app);
 

@@ -26,6 +26,8 @@ const EnvSchema = Type.Object({
     default: 'all',
   }),
   PAYDESK_WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  DATABASE_WAIT_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
+  LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')])),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -47,6 +49,10 @@ export interface Config {
   readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
   readonly authFailureLimit: number;
   readonly logLevel: string;
+  /** `json` lines, or `pretty` for a person at a terminal; unset: pretty when stdout is a terminal. */
+  readonly logFormat: 'json' | 'pretty' | undefined;
+  /** At start-up, how long to wait for PostgreSQL to answer before giving up. */
+  readonly databaseWaitMs: number;
   /** `api` serves HTTP only, `worker` runs the background workers only, `all` both. */
   readonly role: 'all' | 'api' | 'worker';
   /** Allow webhook URLs on private and loopback addresses (and plain http to them): for local development. */
@@ -97,6 +103,8 @@ function fromEnv(env: Env, networks: NetworkRegistry): Config {
     rateLimit: Object.freeze({ max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS }),
     authFailureLimit: env.AUTH_FAILURE_LIMIT,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
+    databaseWaitMs: env.DATABASE_WAIT_SECONDS * 1000,
     role: env.PAYDESK_ROLE,
     webhookAllowPrivate: env.PAYDESK_WEBHOOK_ALLOW_PRIVATE,
     networks,

@@ -1,10 +1,13 @@
-import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { DirectoryLockedError } from './db/directory-lock.js';
 import { migrate } from './db/migrate.js';
-import { memoryStore, redisStore } from './http/rate-limit.js';
+import { DatabaseUnreachableError, waitForPostgres } from './db/wait.js';
+import { memoryStore } from './http/rate-limit.js';
+import { resilientRedisStore } from './http/shared-store.js';
+import { createLogger } from './log.js';
 import { demoBanner, seedDemo } from './merchants/demo.js';
 import { startWorkers } from './workers.js';
 
@@ -12,36 +15,35 @@ const SHUTDOWN_BUDGET_MS = 9_000;
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase(config.databaseUrl);
+  const log = createLogger(config);
+  const database = await openWhenReachable(config, log);
   await migrate(database.db);
   const demoSecret =
     database.kind === 'pglite' && database.isNewEmbedded
       ? await seedDemo(database.db, config.networks, new Date())
       : undefined;
-  const limiter = config.redisUrl
-    ? redisStore(new Redis(config.redisUrl, { enableAutoPipelining: true }))
-    : memoryStore();
-  const app = await buildApp({ config, database, limiter });
+  const limiter = config.redisUrl ? resilientRedisStore(config.redisUrl, log) : memoryStore();
+  const app = await buildApp({ config, database, limiter, loggerInstance: log });
 
   // PAYDESK_ROLE lets an operator scale HTTP and the background workers apart; `all` runs both.
-  const workers = config.role === 'api' ? undefined : await startWorkers({ database, config, log: app.log });
+  const workers = config.role === 'api' ? undefined : await startWorkers({ database, config, log });
   if (config.role === 'worker') await app.ready();
   else await app.listen({ port: config.port, host: config.host });
-  app.log.info({ role: config.role }, 'paydesk started');
+  log.info({ role: config.role }, 'paydesk started');
   if (demoSecret) process.stdout.write(`${demoBanner(demoSecret, config.publicBaseUrl)}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
     const force = setTimeout(() => {
-      app.log.error('shutdown took too long; exiting');
+      log.error('shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_BUDGET_MS);
     force.unref();
-    await workers?.stop();
-    await app.close();
+    // New requests are answered 503 while in-flight ones finish; jobs finish their round meanwhile.
+    await Promise.all([app.drain.stop(), workers?.stop()]);
     await limiter.close();
     await database.close();
     clearTimeout(force);
@@ -51,8 +53,20 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
+/** PostgreSQL may still be starting (a deployment brings both up together): wait for it, then open. */
+async function openWhenReachable(config: Config, log: FastifyBaseLogger): Promise<DatabaseHandle> {
+  if (!config.databaseUrl.startsWith('pglite://')) {
+    await waitForPostgres(config.databaseUrl, { timeoutMs: config.databaseWaitMs, log });
+  }
+  return openDatabase(config.databaseUrl);
+}
+
 main().catch((err) => {
-  if (err instanceof ConfigError || err instanceof DirectoryLockedError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof DirectoryLockedError ||
+    err instanceof DatabaseUnreachableError
+  ) {
     process.stderr.write(`paydesk: ${err.message}\n`);
   } else {
     process.stderr.write(`paydesk: failed to start: ${err?.stack ?? err}\n`);

@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
-import { memoryStore, type RateLimitStore, redisStore } from '../src/http/rate-limit.js';
+import { memoryStore, type RateLimitStore } from '../src/http/rate-limit.js';
+import { resilientRedisStore } from '../src/http/shared-store.js';
 import { randomBase62 } from '../src/ids.js';
 import type { RunningJobs } from '../src/jobs/runner.js';
 import type { DeliveryTuning } from '../src/webhooks/delivery.job.js';
@@ -67,7 +68,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_LEVEL: 'info',
     ...options.env,
   });
-  const limiter = newLimiter(options.redisPrefix);
   const chunks: string[] = [];
   const stream = new Writable({
     write(chunk, _enc, done) {
@@ -75,13 +75,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       done();
     },
   });
-  const app = await buildApp({
-    config,
-    database,
-    limiter,
-    logger: { level: 'info', stream, redact: ['req.headers.authorization'] },
-    clock: options.clock,
-  });
+  const log = pino({ level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] }, stream);
+  const limiter = newLimiter(log, options.redisPrefix);
+  // A shared store counts in-process until its first connection is up: tests start shared.
+  for (let i = 0; i < 250 && limiter.status === 'unavailable'; i++)
+    await new Promise((r) => setTimeout(r, 20));
+  const app = await buildApp({ config, database, limiter, loggerInstance: log, clock: options.clock });
   await app.ready();
   const workers: RunningJobs | undefined = options.workers
     ? await startWorkers({
@@ -115,9 +114,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
 }
 
-function newLimiter(prefix?: string): RateLimitStore {
+function newLimiter(log: FastifyBaseLogger, prefix?: string): RateLimitStore {
   if (!TEST_REDIS_URL) return memoryStore();
-  return redisStore(new Redis(TEST_REDIS_URL), prefix ?? `paydesk:test:${randomBase62(8)}:`);
+  return resilientRedisStore(TEST_REDIS_URL, log, { prefix: prefix ?? `paydesk:test:${randomBase62(8)}:` });
 }
 
 export interface Merchant {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok } from '../http/envelope.js';
-import { errorResponses, nullable, StringEnum, Success } from '../http/schemas.js';
+import { errorResponses, nullable, PathId, StringEnum, Success } from '../http/schemas.js';
 import {
   AccountSchema,
   ActiveStatusSchema,
@@ -36,9 +36,11 @@ const Ttl = Type.Integer({
   maximum: MAX_TTL_SECONDS,
   description: 'Invoice lifetime in seconds',
 });
-const IdParams = Type.Object({
-  id: Type.String({ description: 'The id of the resource (acct_…, prj_…, key_…)' }),
+const AccountParams = Type.Object({
+  id: PathId('acct', 'No account with this id', 'The account id, acct_…'),
 });
+const ProjectParams = Type.Object({ id: PathId('prj', 'No project with this id', 'The project id, prj_…') });
+const KeyParams = Type.Object({ id: PathId('key', 'No API key with this id', 'The API key id, key_…') });
 const ADMIN_ERRORS = errorResponses(401, 404, 405, 422, 429, 500);
 const AccountRef = Type.Ref(AccountSchema);
 const ProjectRef = Type.Ref(ProjectSchema);
@@ -72,7 +74,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'adminUpdateAccount',
         summary: 'Activate or deactivate an account',
         tags,
-        params: IdParams,
+        params: AccountParams,
         body: Type.Object({ status: ActiveStatusSchema }, { additionalProperties: false }),
         response: { 200: Success(AccountRef, 'The account'), ...ADMIN_ERRORS },
       },
@@ -123,7 +125,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'adminUpdateProject',
         summary: 'Change a project',
         tags,
-        params: IdParams,
+        params: ProjectParams,
         body: Type.Object(
           {
             status: Type.Optional(ActiveStatusSchema),
@@ -157,7 +159,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'adminCreateApiKey',
         summary: 'Issue an API key (the secret is shown only in this response)',
         tags,
-        params: IdParams,
+        params: ProjectParams,
         body: Type.Object(
           { name: Type.Optional(Type.String({ maxLength: 100 })) },
           { additionalProperties: false },
@@ -200,7 +202,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'adminRevokeApiKey',
         summary: 'Revoke an API key, at once, on every instance',
         tags,
-        params: IdParams,
+        params: KeyParams,
         response: { 200: Success(ApiKeyRef, 'The revoked key'), ...ADMIN_ERRORS },
       },
     },

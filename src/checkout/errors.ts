@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../http/error-handler.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { noStore, setSecurityHeaders } from './headers.js';
 import { messagePage, payRoot } from './layout.js';

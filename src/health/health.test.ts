@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.js';
+import { startTestApp, TEST_REDIS_URL, type TestApp } from '../../test/app.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { type DatabaseHandle, openDatabase } from '../db/database.js';
@@ -24,7 +24,8 @@ describe('with the database up', () => {
       expect(res.json()).toEqual({
         success: true,
         message: expect.any(String),
-        data: { status: 'ok', version, database: 'ok' },
+        // With REDIS_URL (the PostgreSQL + Redis run), health also says whether Redis answers.
+        data: { status: 'ok', version, database: 'ok', ...(TEST_REDIS_URL ? { redis: 'ok' } : {}) },
         trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       });
     }

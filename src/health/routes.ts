@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { ok, sendError } from '../http/envelope.js';
-import { errorResponses, Success } from '../http/schemas.js';
+import { errorResponses, StringEnum, Success } from '../http/schemas.js';
 
 /** GET /v1/health: no key, no rate limit; 503 when the database does not answer. */
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,7 +16,17 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security: [],
         response: {
           200: Success(
-            Type.Object({ status: Type.Literal('ok'), version: Type.String(), database: Type.Literal('ok') }),
+            Type.Object({
+              status: Type.Literal('ok'),
+              version: Type.String(),
+              database: Type.Literal('ok'),
+              redis: Type.Optional(
+                StringEnum(['ok', 'unavailable'], {
+                  description:
+                    'Only with REDIS_URL set. "unavailable": rate limits are counted per instance until Redis is back; the API serves either way',
+                }),
+              ),
+            }),
             'The service and its database answer',
           ),
           ...errorResponses(405, 503),
@@ -31,10 +41,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply.header('Retry-After', '5');
         return sendError(request, reply, 503, 'INTERNAL_SERVER_ERROR', 'The database is unreachable');
       }
+      const redis = app.limiter.status;
       return ok(request, 'Paydesk is up', {
         status: 'ok' as const,
         version: app.config.version,
         database: 'ok' as const,
+        ...(redis ? { redis } : {}),
       });
     },
   );

@@ -1,8 +1,9 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { sendError } from './envelope.js';
 import { ApiError, type FieldError } from './errors.js';
-import type { Validation } from './validation.js';
+import { ID_SHAPE, type Validation } from './validation.js';
 
 const BODY_ERRORS: Record<string, Omit<FieldError, 'in' | 'field'>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { rule: 'invalid_json', message: 'The body is not valid JSON' },
@@ -17,27 +18,6 @@ const BODY_ERRORS: Record<string, Omit<FieldError, 'in' | 'field'>> = {
   },
   FST_ERR_CTP_BODY_TOO_LARGE: { rule: 'too_large', message: 'The body is larger than 64 KiB' },
 };
-
-// Connection-level failures of pg, and PostgreSQL's "cannot connect now" classes (08xxx, 57P0x).
-const DB_DOWN_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  '57P01',
-  '57P02',
-  '57P03',
-]);
-
-export function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown };
-  if (typeof e?.code === 'string' && (DB_DOWN_CODES.has(e.code) || e.code.startsWith('08'))) return true;
-  return (
-    typeof e?.message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect/.test(e.message)
-  );
-}
 
 /**
  * Three tiers (as unkey does): our own ApiErrors become their envelope; framework errors (validation,
@@ -77,6 +57,8 @@ function fromFramework(
 ): ApiError | undefined {
   if (err.validation) {
     const context = err.validationContext ?? 'body';
+    const idShape = (err.validation as unknown as ErrorObject[]).find((e) => e.keyword === ID_SHAPE);
+    if (idShape) return ApiError.notFound(String(idShape.params.message));
     const input = {
       body: request.body,
       querystring: request.query,

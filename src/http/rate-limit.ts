@@ -14,6 +14,8 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number, now: number): Promise<WindowHit>;
   /** Reads without counting (the auth-failure limiter checks before it knows the outcome). */
   peek(key: string, windowMs: number, now: number): Promise<WindowHit>;
+  /** A shared store's state (see shared-store.ts); absent for the in-process store. */
+  readonly status?: 'ok' | 'unavailable';
   close(): Promise<void>;
 }
 

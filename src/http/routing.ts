@@ -13,7 +13,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every (method, path) the app serves, as registered: the app's own route table. */
     routeTable: readonly RouteEntry[];
+    /** The NOT_FOUND message of the route a path would reach, from its path id (see PathId). */
+    idNotFoundMessage(method: string, path: string): string | undefined;
   }
+}
+
+interface ParamsSchema {
+  properties?: Record<string, { 'x-not-found'?: string }>;
 }
 
 /**
@@ -28,11 +34,23 @@ export function registerRouteFallbacks(app: FastifyInstance): void {
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
     const list = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethod[];
+    const params = (route.schema?.params as ParamsSchema | undefined)?.properties ?? {};
+    const notFound = Object.values(params).find((p) => p['x-not-found'])?.['x-not-found'];
     for (const m of list) {
       methods.add(m);
-      shadow.on(m, route.url, () => {});
+      shadow.on(m, route.url, () => {}, { notFound });
       table.push({ method: m, url: route.url });
     }
+  });
+  app.decorate('idNotFoundMessage', (method: string, path: string) => {
+    // A segment the router could not decode stands for an id that cannot exist: any placeholder finds
+    // the route it was aimed at.
+    const decodable = path
+      .split('/')
+      .map((segment) => (safeDecode(segment) === undefined ? 'x' : segment))
+      .join('/');
+    const found = shadow.find(method as HTTPMethod, decodable);
+    return (found?.store as { notFound?: string } | undefined)?.notFound;
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -75,9 +93,19 @@ export function onUnroutableRequest(pages: Readonly<Record<string, PageNotFound>
     if (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
       const page = Object.entries(pages).find(([prefix]) => request.url.startsWith(prefix));
       if (page) return page[1](request, reply);
-      return sendError(request, reply, 404, 'NOT_FOUND', 'No such resource');
+      const path = request.url.split('?')[0] as string;
+      const message = request.server.idNotFoundMessage(request.method, path) ?? 'No such resource';
+      return sendError(request, reply, 404, 'NOT_FOUND', message);
     }
     request.log.error({ err }, 'unroutable request');
     return sendError(request, reply, 500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on our side');
   };
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }

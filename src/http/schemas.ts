@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import type { IdPrefix } from '../ids.js';
 import { ERROR_CODES } from './errors.js';
 
 export const Timestamp = Type.String({
@@ -18,6 +19,15 @@ export function StringEnum<const T extends readonly string[]>(
   options: { description?: string; default?: T[number] } = {},
 ) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/**
+ * A path parameter that is a public id (`inv_…`). A value that cannot be such an id is answered
+ * NOT_FOUND with `notFound` before any query: the same body as for an id that does not exist, whatever
+ * bytes the value holds (contract §4). The validator and the router read the two `x-` keywords.
+ */
+export function PathId(prefix: IdPrefix, notFound: string, description: string) {
+  return Type.String({ description, 'x-id-prefix': prefix, 'x-not-found': notFound });
 }
 
 /** An optional field where `null` means "absent" (contract §4). */

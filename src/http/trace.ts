@@ -16,5 +16,9 @@ export function traceIdFor(req: IncomingMessage): string {
     // Version ff and the all-zero trace-id are invalid by the W3C spec.
     if (id && id !== ZERO_TRACE && !header.startsWith('ff')) return id;
   }
+  return randomTraceId();
+}
+
+export function randomTraceId(): string {
   return randomBytesPooled(16).toString('hex');
 }

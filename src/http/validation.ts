@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
+import { hasIdShape, type IdPrefix } from '../ids.js';
 import type { ErrorLocation, FieldError } from './errors.js';
 
 /**
@@ -73,6 +74,11 @@ function schemaCompiler(formats: ReadonlyMap<string, ExplainedFormat>): FastifyS
     for (const f of formats.values()) ajv.addFormat(f.name, { type: 'string', validate: f.validate });
   }
   return ({ schema, httpPart }) => {
+    if (httpPart === 'params')
+      return withIdShapes(schema as ObjectSchema, coercing.compile(schema as object));
+    if (httpPart === 'querystring') {
+      return withPlainIntegers(schema as ObjectSchema, coercing.compile(schema as object));
+    }
     if (httpPart !== 'body') return coercing.compile(schema as object);
     const validate = strict.compile(schema as object);
     // A body whose fields are all optional may be left out altogether (POST …/simulate-payment);
@@ -86,6 +92,68 @@ function schemaCompiler(formats: ReadonlyMap<string, ExplainedFormat>): FastifyS
     optional.errors = null as ValidateFunction['errors'];
     return optional;
   };
+}
+
+interface ObjectSchema {
+  properties?: Record<string, { type?: string; 'x-id-prefix'?: IdPrefix; 'x-not-found'?: string }>;
+}
+
+type Validate = ValidateFunction | (((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] });
+
+/** The error a path id that cannot exist turns into: NOT_FOUND with the route's own message. */
+export const ID_SHAPE = 'idShape';
+
+/** Path ids are checked for their shape first; one that cannot exist fails with ID_SHAPE. */
+function withIdShapes(schema: ObjectSchema, validate: ValidateFunction): Validate {
+  const ids = Object.entries(schema.properties ?? {}).filter(([, p]) => p['x-id-prefix']);
+  if (ids.length === 0) return validate;
+  const checked = (data: unknown) => {
+    const params = data as Record<string, unknown>;
+    for (const [name, p] of ids) {
+      const value = params[name];
+      if (typeof value !== 'string' || !hasIdShape(value, p['x-id-prefix'] as IdPrefix)) {
+        checked.errors = [
+          {
+            keyword: ID_SHAPE,
+            instancePath: `/${name}`,
+            schemaPath: '',
+            params: { message: p['x-not-found'] ?? 'No such resource' },
+          },
+        ];
+        return false;
+      }
+    }
+    const valid = validate(data);
+    checked.errors = validate.errors;
+    return valid;
+  };
+  checked.errors = null as ValidateFunction['errors'];
+  return checked;
+}
+
+// Query numbers are plain decimal integers: ajv's coercion alone would take 1e1, 0x10, " 1" or 00001.
+const PLAIN_INTEGER = /^(0|-?[1-9][0-9]{0,15})$/;
+
+function withPlainIntegers(schema: ObjectSchema, validate: ValidateFunction): Validate {
+  const integers = Object.entries(schema.properties ?? {})
+    .filter(([, p]) => p.type === 'integer')
+    .map(([name]) => name);
+  if (integers.length === 0) return validate;
+  const checked = (data: unknown) => {
+    const query = data as Record<string, unknown>;
+    const bad = integers.filter(
+      (n) => typeof query[n] === 'string' && !PLAIN_INTEGER.test(query[n] as string),
+    );
+    const valid = validate(data);
+    const errors = (validate.errors ?? []).filter((e) => !bad.some((n) => e.instancePath === `/${n}`));
+    for (const n of bad) {
+      errors.push({ keyword: 'type', instancePath: `/${n}`, schemaPath: '', params: { type: 'integer' } });
+    }
+    checked.errors = errors.length > 0 ? errors : null;
+    return valid && bad.length === 0;
+  };
+  checked.errors = null as ValidateFunction['errors'];
+  return checked;
 }
 
 const LOCATIONS: Record<string, ErrorLocation> = {

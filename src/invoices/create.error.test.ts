@@ -195,6 +195,62 @@ describe('POST /v1/merchant/invoices refuses a malformed request', () => {
     expect(await total()).toBe(before);
   });
 
+  test.each([
+    ['a UTF-16 charset', 'application/json; charset=utf-16', '{"amount":"1"}', 'content_type'],
+    ['a Latin-1 charset', 'application/json;charset="iso-8859-1"', '{"amount":"1"}', 'content_type'],
+    [
+      'bytes that are not UTF-8',
+      'application/json',
+      Buffer.from('{"amount":"1","order_id":"\xff"}', 'latin1'),
+      'invalid_utf8',
+    ],
+  ])('%s', async (_name, contentType, payload, rule) => {
+    const before = await total();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/merchant/invoices',
+      headers: { ...m.auth, 'content-type': contentType },
+      payload,
+    });
+    expectViolations(res, [body('body', rule)]);
+    expect(await total()).toBe(before);
+  });
+
+  test('an explicit UTF-8 charset is fine', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/merchant/invoices',
+      headers: { ...m.auth, 'content-type': 'application/json; charset=UTF-8' },
+      payload: '{"amount":"1"}',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
+  test('"__proto__" as a metadata key says what is wrong with it', async () => {
+    const res = await refused(JSON.parse('{"amount":"1","metadata":{"__proto__":"x"}}'), [
+      body('metadata.__proto__', 'forbidden_key'),
+    ]);
+    expect(res.json().message).toMatch(/"__proto__" is never allowed as a key/);
+  });
+
+  test.each([
+    [
+      'a NUL in a metadata value',
+      { amount: '1', metadata: { k: 'a\0b' } },
+      'metadata.k',
+      'control_characters',
+    ],
+    [
+      'a lone surrogate in a metadata value',
+      { amount: '1', metadata: { k: '\ud800' } },
+      'metadata.k',
+      'invalid_unicode',
+    ],
+    ['a lone surrogate in order_id', { amount: '1', order_id: 'x\udc00' }, 'order_id', 'invalid_unicode'],
+  ])('%s', async (_name, payload, field, rule) => {
+    await refused(payload, [body(field, rule)]);
+  });
+
   test('a body over 64 KiB', async () => {
     const before = await total();
     const payload = JSON.stringify({ amount: '1', order_id: 'x', pad: 'x'.repeat(64 * 1024) });

@@ -172,6 +172,16 @@ describe('GET /v1/merchant/invoices', () => {
     ['status=open', 'status', 'enum'],
     ['status=paid,', 'status', 'enum'],
     ['status=PAID', 'status', 'enum'],
+    // Query numbers are plain decimal integers (issue 15): no exponent, hex, sign, padding or spaces.
+    ['limit=1e1', 'limit', 'type'],
+    ['limit=0x10', 'limit', 'type'],
+    ['limit=+5', 'limit', 'type'],
+    ['limit=%205', 'limit', 'type'],
+    ['page=00001', 'page', 'type'],
+    ['page=1000001', 'page', 'maximum'],
+    ['order_id=a%00', 'order_id', 'control_characters'],
+    ['order_id=a%FF', 'order_id', 'invalid_unicode'],
+    ['order_id=%ED%A0%80', 'order_id', 'invalid_unicode'],
   ])('refuses %s in the query', async (query, field, rule) => {
     const res = await list(`?${query}`);
     expect(res.statusCode, res.body).toBe(422);

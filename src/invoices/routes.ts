@@ -6,6 +6,7 @@ import {
   AUTHENTICATED_ERRORS,
   errorResponses,
   nullable,
+  PathId,
   RATE_LIMIT_HEADERS,
   Success,
   SuccessWithMeta,
@@ -74,7 +75,9 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const InvoiceParams = Type.Object({ invoice: Type.String({ description: 'The invoice id, inv_…' }) });
+const InvoiceParams = Type.Object({
+  invoice: PathId('inv', 'No invoice with this id', 'The invoice id, inv_…'),
+});
 
 const InvoiceRef = Type.Ref(InvoiceSchema);
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok } from '../http/envelope.js';
-import { errorResponses, Success } from '../http/schemas.js';
+import { errorResponses, PathId, Success } from '../http/schemas.js';
 import { explainedFormat } from '../http/validation.js';
 import { toInvoice } from '../invoices/invoice.js';
 import { parsePaymentAmount } from '../money/money.js';
@@ -11,7 +11,7 @@ import { simulatePayment, simulateReversal } from './service.js';
 export const paymentAmountFormat = explainedFormat('payment-amount', parsePaymentAmount);
 
 const TxHash = Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' });
-const Params = Type.Object({ id: Type.String() });
+const Params = Type.Object({ id: PathId('inv', 'No invoice with this id', 'The invoice id, inv_…') });
 const InvoiceRef = Type.Ref('Invoice');
 const tags = ['Sandbox'];
 

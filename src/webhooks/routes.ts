@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok, okWithMeta } from '../http/envelope.js';
 import { PAGE_QUERY_FIELDS, PaginationMeta } from '../http/pagination.js';
-import { errorResponses, nullable, Success, SuccessWithMeta } from '../http/schemas.js';
+import { errorResponses, nullable, PathId, Success, SuccessWithMeta } from '../http/schemas.js';
 import * as service from './service.js';
 import {
   AttemptSchema,
@@ -14,9 +14,11 @@ import {
   toRedelivery,
 } from './webhook.js';
 
-const ProjectParams = Type.Object({ id: Type.String({ description: 'The project id, prj_…' }) });
-const EndpointParams = Type.Object({ id: Type.String({ description: 'The endpoint id, we_…' }) });
-const EventParams = Type.Object({ event: Type.String({ description: 'The event id, evt_…' }) });
+const ProjectParams = Type.Object({ id: PathId('prj', 'No project with this id', 'The project id, prj_…') });
+const EndpointParams = Type.Object({
+  id: PathId('we', 'No webhook endpoint with this id', 'The endpoint id, we_…'),
+});
+const EventParams = Type.Object({ event: PathId('evt', 'No event with this id', 'The event id, evt_…') });
 
 const CreateBody = Type.Object(
   {
