@@ -25,13 +25,7 @@ async function main() {
   const limiter = config.redisUrl ? resilientRedisStore(config.redisUrl, log) : memoryStore();
   const app = await buildApp({ config, database, limiter, loggerInstance: log });
 
-  // PAYDESK_ROLE lets an operator scale HTTP and the background workers apart; `all` runs both.
-  const workers = config.role === 'api' ? undefined : await startWorkers({ database, config, log });
-  if (config.role === 'worker') await app.ready();
-  else await app.listen({ port: config.port, host: config.host });
-  log.info({ role: config.role }, 'paydesk started');
-  if (demoSecret) process.stdout.write(`${demoBanner(demoSecret, config.publicBaseUrl)}\n`);
-
+  let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -49,8 +43,16 @@ async function main() {
     clearTimeout(force);
     process.exit(0);
   };
+  // Before anything starts serving, so that a signal at any moment from here on is a graceful stop.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  // PAYDESK_ROLE lets an operator scale HTTP and the background workers apart; `all` runs both.
+  workers = config.role === 'api' ? undefined : await startWorkers({ database, config, log });
+  if (config.role === 'worker') await app.ready();
+  else await app.listen({ port: config.port, host: config.host });
+  log.info({ role: config.role }, 'paydesk started');
+  if (demoSecret) process.stdout.write(`${demoBanner(demoSecret, config.publicBaseUrl)}\n`);
 }
 
 /** PostgreSQL may still be starting (a deployment brings both up together): wait for it, then open. */

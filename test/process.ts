@@ -267,6 +267,10 @@ export async function demoFolder(): Promise<{ cwd: string; secret: string; lockF
     if (exit.code !== 0) throw new Error(`the template's first start exited ${exit.code ?? exit.signal}`);
     return { dir, secret };
   })();
+  // A failed attempt is not cached: the next caller tries again.
+  template.catch(() => {
+    template = undefined;
+  });
   const { dir, secret } = await template;
   const cwd = await mkdtemp(path.join(tmpdir(), 'paydesk-process-'));
   tempDirs.push(cwd);
