@@ -10,6 +10,7 @@ import Fastify, {
 } from 'fastify';
 import type { Kysely } from 'kysely';
 import { guardAdminApi } from './admin/authorize.js';
+import { metricsRoutes } from './admin/metrics.js';
 import { adminRoutes } from './admin/routes.js';
 import { sendPageNotFound } from './checkout/errors.js';
 import { checkoutRoutes } from './checkout/routes.js';
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (admin) => {
       guardAdminApi(admin);
       await admin.register(adminRoutes);
+      await admin.register(metricsRoutes);
       await admin.register(sandboxRoutes);
       await admin.register(webhookAdminRoutes);
     },

@@ -512,6 +512,13 @@ describe('real responses match the document', () => {
     }
   });
 
+  test("the operator's metrics", async () => {
+    const metrics = await call(t.app, 'adminMetrics', 200, { auth: adminAuth });
+    expect(metrics.json().data.invoice_creates.requests).toBeGreaterThan(0);
+    await call(t.app, 'adminMetrics', 401, {});
+    await call(t.app, 'adminMetrics', 405, { auth: adminAuth, method: 'POST', body: {} });
+  });
+
   test('every operation was checked with a success and an error response', () => {
     for (const id of c.operations.keys()) {
       const statuses = [...(c.exercised.get(id) ?? [])];

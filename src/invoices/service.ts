@@ -7,7 +7,7 @@ import type { Principal } from '../merchants/authenticate.js';
 import { formatMoney, parseInvoiceAmount } from '../money/money.js';
 import { newDepositAddress } from '../networks/deposit-address.js';
 import { newEvent } from './events.js';
-import { IDEMPOTENCY_RETENTION_MS, requestFingerprint } from './idempotency.js';
+import { requestFingerprint } from './idempotency.js';
 import { toInvoice } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
 import { opened, schedule } from './lifecycle.js';
@@ -86,7 +86,6 @@ export async function createInvoice(
             order_id: input.order_id ?? undefined,
             metadata: invoice.metadata,
           }),
-          reclaimableBefore: new Date(ctx.now.getTime() - IDEMPOTENCY_RETENTION_MS),
         };
 
   // Nothing written means the API key was not live in the statement's snapshot, or the idempotency
