@@ -18,6 +18,8 @@ export function benchDatabase(baseUrl: string) {
   };
   return {
     url: url.toString(),
+    /** The server's maintenance database the benchmark was pointed at. */
+    baseUrl,
     /** Takes the benchmark lock, then drops and creates the database. */
     recreate: async () => {
       unlock = await lockBench(baseUrl);

@@ -1,14 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import Fastify from 'fastify';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { migrate } from '../src/db/migrate.js';
 
 /**
  * The floor: the least a JSON-over-HTTP invoice API on this stack can do per request. A bare Fastify
  * route runs the same single INSERT (create) or primary-key SELECT (get) through `pg`, with the same
  * pool size as Paydesk, and nothing else: no auth, no validation, no envelope, no rate limit.
- * Its table is a copy of `invoices` as the migrations left it (columns, checks, defaults and indexes;
- * LIKE copies no trigger and no foreign key), so it must start after Paydesk has migrated the database,
- * and its INSERT writes the columns Paydesk's create writes.
+ * Its table is a copy of `invoices` as the migrations leave it (columns, checks, defaults and indexes;
+ * LIKE copies no trigger and no foreign key), and its INSERT writes the columns Paydesk's create writes.
+ *
+ * On PostgreSQL it shares the benchmark's database (Paydesk has migrated it). On PGlite
+ * (`pglite://<dir>`) it opens its own embedded database the way Paydesk does (a `pg` pool over one
+ * in-process PGlite) and migrates it itself, since one PGlite belongs to one process.
  */
 const databaseUrl = process.env.DATABASE_URL;
 const port = Number(process.env.PORT);
@@ -17,18 +24,20 @@ if (!databaseUrl || !Number.isInteger(port)) {
   process.exit(1);
 }
 
-const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+async function openPool(url: string): Promise<pg.Pool> {
+  if (!url.startsWith('pglite://')) return new pg.Pool({ connectionString: url, max: 10 });
+  const pglite = await PGlite.create({ dataDir: url.slice('pglite://'.length) });
+  const pool = new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
+  const db = new Kysely<never>({ dialect: new PostgresDialect({ pool }) });
+  await migrate(db as never);
+  return pool;
+}
+
+const pool = await openPool(databaseUrl);
 await pool.query('create table if not exists floor_invoices (like invoices including all)');
-// pay_address arrived with migration 0002 (not null, no default); fill it as the sandbox network does.
-const hasPayAddress =
-  (
-    await pool.query(
-      `select 1 from information_schema.columns where table_name = 'floor_invoices' and column_name = 'pay_address'`,
-    )
-  ).rowCount === 1;
 const insertSql = `insert into floor_invoices (id, project_id, status, amount, currency, network, order_id, metadata,
-                     payment_expires_at, created_at, updated_at${hasPayAddress ? ', pay_address' : ''})
-   values ($1, 'prj_floor', 'pending', $2, 'USDT', 'sandbox', $3, '{}', $4, $5, $5${hasPayAddress ? ', $6' : ''})
+                     payment_expires_at, created_at, updated_at, pay_address)
+   values ($1, 'prj_floor', 'pending', $2, 'USDT', 'sandbox', $3, '{}', $4, $5, $5, $6)
    returning *`;
 
 // Errors only: a failing floor must say why (in bench/results/floor.log).
@@ -38,15 +47,14 @@ app.get('/health', async () => ({ ok: true }));
 
 app.post<{ Body: { amount: string; order_id?: string } }>('/invoices', async (request, reply) => {
   const now = new Date();
-  const params = [
+  const { rows } = await pool.query(insertSql, [
     `inv_${randomBytes(18).toString('base64url')}`,
     request.body.amount,
     request.body.order_id ?? null,
     new Date(now.getTime() + 3_600_000),
     now,
-  ];
-  if (hasPayAddress) params.push(`0x${randomBytes(20).toString('hex')}`);
-  const { rows } = await pool.query(insertSql, params);
+    `0x${randomBytes(20).toString('hex')}`,
+  ]);
   reply.code(201);
   return rows[0];
 });

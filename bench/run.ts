@@ -1,12 +1,12 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase, seedInvoices, withClient } from './database.js';
 import { type LoadRequest, type LoadSettings, type Measurement, measure } from './load.js';
 import { assertAllAlive, type Child, killAllNow, stopAll } from './processes.js';
 import { type BenchResults, formatTable, judge, type Row } from './report.js';
-import { newMerchant, post, startFloor, startPaydesk } from './servers.js';
+import { adminAuth, newMerchant, post, startFloor, startPaydesk } from './servers.js';
 
 /**
  * `npm run bench`: Paydesk (a real child process on its own PostgreSQL database) against the floor
@@ -100,43 +100,132 @@ async function listScaling(paydesk: Child): Promise<[Row, Row]> {
   return [await measureAt(1, SMALL_LIST), await measureAt(SMALL_LIST + 1, bigList)];
 }
 
+type Backend = 'postgres' | 'pglite';
+
+/** What one backend's run measured. */
+interface BackendResults extends BenchResults {
+  backend: Backend;
+  /** Batch sizes of the creates and of the gets during the measured runs: per statement. */
+  batches: { creates: BatchFigures; reads: BatchFigures };
+}
+
+interface BatchFigures {
+  statements: number;
+  requests: number;
+  p50: number;
+  max: number;
+}
+
+type Histogram = Record<string, number>;
+
+/** The batch sizes of what `measure` did, from Paydesk's own metrics before and after it (/v1/admin/metrics). */
+async function batchSizesOf(paydesk: Child, measure: () => Promise<Row[]>) {
+  const metrics = async () => {
+    const res = await fetch(`${paydesk.baseUrl}/v1/admin/metrics`, {
+      headers: { authorization: adminAuth() },
+    });
+    const body = (await res.json()) as {
+      data: { invoice_creates: { batch_sizes: Histogram }; invoice_reads: { batch_sizes: Histogram } };
+    };
+    return { creates: body.data.invoice_creates.batch_sizes, reads: body.data.invoice_reads.batch_sizes };
+  };
+  const before = await metrics();
+  const rows = await measure();
+  const after = await metrics();
+  return {
+    rows,
+    batches: { creates: figures(before.creates, after.creates), reads: figures(before.reads, after.reads) },
+  };
+}
+
+function figures(before: Histogram, after: Histogram): BatchFigures {
+  const sizes = Object.entries(after)
+    .map(([size, n]) => [Number(size), n - (before[size] ?? 0)] as const)
+    .filter(([, n]) => n > 0)
+    .sort((x, y) => x[0] - y[0]);
+  const statements = sizes.reduce((acc, [, n]) => acc + n, 0);
+  let upTo = 0;
+  let p50 = 0;
+  for (const [size, n] of sizes) {
+    upTo += n;
+    if (upTo >= statements / 2) {
+      p50 = size;
+      break;
+    }
+  }
+  return {
+    statements,
+    requests: sizes.reduce((acc, [size, n]) => acc + size * n, 0),
+    p50,
+    max: sizes.at(-1)?.[0] ?? 0,
+  };
+}
+
+async function runBackend(backend: Backend): Promise<BackendResults> {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'paydesk-bench-'));
+  const urls =
+    backend === 'postgres'
+      ? { paydesk: database.url, floor: database.url }
+      : { paydesk: `pglite://${scratch}/paydesk`, floor: `pglite://${scratch}/floor` };
+  if (backend === 'postgres') await database.recreate();
+  try {
+    const { child: paydesk, runtime } = await startPaydesk({
+      root: ROOT,
+      results: RESULTS,
+      databaseUrl: urls.paydesk,
+      profile: Boolean(process.env.BENCH_CPU_PROF),
+    });
+    runtimeUsed = runtime;
+    const floor = await startFloor({ results: RESULTS, databaseUrl: urls.floor });
+    process.stdout.write(
+      `\n${backend}: ${settings.seconds} s per run after ${settings.warmupSeconds} s warm-up\n`,
+    );
+    const { rows, batches } = await batchSizesOf(paydesk, () => hotPaths(paydesk, floor));
+    const [create, get, list] = rows as [Row, Row, Row];
+    // Seeding a million rows is for the server's list: PGlite's list is measured at what create left.
+    const [listSmall, listLarge] = backend === 'postgres' ? await listScaling(paydesk) : [list, list];
+    await stopAll();
+    const all = backend === 'postgres' ? [create, get, list, listSmall, listLarge] : [create, get, list];
+    const maxRssBytes = Math.max(...all.map((r) => r.paydesk.maxRssBytes ?? 0));
+    return { backend, rows: all, create, get, listSmall, listLarge, maxRssBytes, batches };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+let runtimeUsed = '';
+
 async function main() {
-  await database.recreate();
   mkdirSync(RESULTS, { recursive: true });
-  const { child: paydesk, runtime } = await startPaydesk({
-    root: ROOT,
-    results: RESULTS,
-    databaseUrl: database.url,
-    profile: Boolean(process.env.BENCH_CPU_PROF),
-  });
-  const floor = await startFloor({ results: RESULTS, databaseUrl: database.url });
-  const pg = await withClient(database.url, async (c) => (await c.query('show server_version')).rows[0]);
-
-  process.stdout.write(
-    `Measuring (${settings.seconds} s per run after ${settings.warmupSeconds} s warm-up):\n`,
+  const backends = (process.env.BENCH_DATABASES || 'postgres,pglite').split(',') as Backend[];
+  const pgVersion = await withClient(
+    database.baseUrl,
+    async (c) => (await c.query('show server_version')).rows[0],
   );
-  const [create, get, list] = (await hotPaths(paydesk, floor)) as [Row, Row, Row];
-  const [listSmall, listLarge] = await listScaling(paydesk);
+  const results: BackendResults[] = [];
+  for (const backend of backends) results.push(await runBackend(backend));
 
-  const rows = [create, get, list, listSmall, listLarge];
-  const maxRssBytes = Math.max(...rows.map((r) => r.paydesk.maxRssBytes ?? 0));
-  const results: BenchResults = { rows, create, get, listSmall, listLarge, maxRssBytes };
-  const targets = judge(results);
-  const header =
-    `Paydesk (${runtime}) vs floor, PostgreSQL ${pg.server_version}, ${cpus().length} CPUs, ` +
-    `${settings.connections} connections, ${settings.seconds} s per run after ${settings.warmupSeconds} s warm-up`;
-  process.stdout.write(`\n${formatTable(header, results, targets)}\n`);
-
+  for (const r of results) {
+    const targets = judge(r);
+    const engine = r.backend === 'postgres' ? `PostgreSQL ${pgVersion.server_version}` : 'PGlite (embedded)';
+    const header =
+      `Paydesk (${runtimeUsed}) vs floor on ${engine}, ${cpus().length} CPUs, ` +
+      `${settings.connections} connections, ${settings.seconds} s per run after ${settings.warmupSeconds} s warm-up`;
+    const line = (what: string, f: BatchFigures) =>
+      `${what}: ${f.requests.toLocaleString('en-US')} requests in ${f.statements.toLocaleString('en-US')} statements; batch size p50 ${f.p50}, max ${f.max}`;
+    const batchLine = `${line('Group commit, creates', r.batches.creates)}\n${line('Batched reads, gets', r.batches.reads)}`;
+    process.stdout.write(`\n${formatTable(header, r, targets)}\n${batchLine}\n`);
+    r.targets = targets;
+  }
   const file = path.join(RESULTS, 'latest.json');
   const report = {
     date: new Date().toISOString(),
-    runtime,
-    postgres: pg.server_version,
+    runtime: runtimeUsed,
+    postgres: pgVersion.server_version,
     cpus: cpus().length,
+    loadAverage: loadavg(),
     settings: { ...settings, invoices: bigList },
-    rows,
-    maxRssBytes,
-    targets,
+    results,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`\nWritten to ${path.relative(process.cwd(), file)}\n`);

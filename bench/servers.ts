@@ -8,6 +8,9 @@ import { type Child, freePort, startChild } from './processes.js';
 
 const adminToken = randomBytes(24).toString('hex');
 
+/** The Authorization header of the operator's API on the Paydesk the benchmark started. */
+export const adminAuth = () => `Bearer ${adminToken}`;
+
 /**
  * What a user runs in production: `npm run serve` (the compiled build, with its node flags), read from
  * package.json so the two never drift. Falls back to tsx if the build fails.
