@@ -60,7 +60,7 @@ describe('a USDT payment on TRON', () => {
     expect(inv.pay_address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
     const tx = await pay(inv.pay_address, '10.50');
     await synced();
-    // The transaction id as TronLink and Tronscan write it: 64 hex digits, no 0x.
+    // The transaction id as Tronscan writes it: 64 hex digits, no 0x.
     expect(await getInvoice(t, m, inv.id)).toMatchObject({
       status: 'pending',
       tx_hash: txid(tx),

@@ -47,7 +47,7 @@ const tron: Family = {
   accountId: tronAccountId,
   isAddress: isTronAddress,
   addressProblem: 'must be a TRON address (T…, base58check) on a TRON network',
-  // TRON's JSON-RPC writes a txid as 0x + 64 hex; TronLink, Tronscan and TronGrid write it without 0x.
+  // TRON's JSON-RPC writes a txid as 0x + 64 hex; Tronscan, TronGrid and TRON's wallets write it without 0x.
   txHash: (h) => (h.startsWith('0x') ? h.slice(2) : h).toLowerCase(),
 };
 

@@ -21,7 +21,7 @@ export interface PaymentTarget {
  *   `ethereum:<token>@<chainId>/transfer?address=<pay_address>&uint256=<amount in token units>`, which
  *   MetaMask, Trust, Rainbow and Coinbase Wallet open with token, network, recipient and amount filled in.
  * - a TRON network: the bare `T…` address (contract §14). TRON has no payment-URI standard that its
- *   wallets share (TronLink, Trust and Binance each read only the address), so the page states the
+ *   wallets share (every TRON wallet reads a bare address), so the page states the
  *   amount and token in words instead (see carriesAmount).
  * - anything else: the bare address, which every wallet reads.
  */

@@ -21,7 +21,7 @@ const tronwebAt = (mnemonic: string, index: number) =>
   TronWeb.fromMnemonic(mnemonic, `m/44'/195'/0'/0/${index}`).address;
 
 describe("TRON deposit addresses, m/44'/195'/0'/0/i", () => {
-  test('are the addresses TronLink and tronweb give the all-"abandon" wallet', () => {
+  test('are the addresses tronweb derives for the all-"abandon" wallet', () => {
     expect(accountXpubFromMnemonic(MERCHANT_MNEMONIC, 0, TRON_COIN)).toBe(TRON_TEST_XPUB);
     const xpub = parseXpub(TRON_TEST_XPUB);
     expect(deriveAddress(xpub, 0, tron)).toBe('TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH');

@@ -22,7 +22,7 @@ afterAll(() => t?.close());
 const call = (method: 'POST' | 'PATCH', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload });
 const preview = (body: object) => call('POST', '/v1/admin/deposit-addresses/preview', body);
-const tronLink = (i: number) => TronWeb.fromMnemonic(MERCHANT_MNEMONIC, `m/44'/195'/0'/0/${i}`).address;
+const tronweb = (i: number) => TronWeb.fromMnemonic(MERCHANT_MNEMONIC, `m/44'/195'/0'/0/${i}`).address;
 
 async function violations(res: Promise<{ statusCode: number; json(): any }>) {
   const r = await res;
@@ -31,11 +31,11 @@ async function violations(res: Promise<{ statusCode: number; json(): any }>) {
 }
 
 describe('a project on TRON', () => {
-  test("hands each invoice the wallet's next TRON address, T…, in TronLink's order", async () => {
+  test("hands each invoice the wallet's next TRON address, T…, in BIP44 order", async () => {
     const m = await createMerchant(t.app, { network: 'tron', currency: 'USDT', xpub: TRON_TEST_XPUB });
     for (let i = 0; i < 3; i++) {
       const inv = (await createInvoice(t.app, m)).json().data;
-      expect(inv).toMatchObject({ network: 'tron', currency: 'USDT', pay_address: tronLink(i) });
+      expect(inv).toMatchObject({ network: 'tron', currency: 'USDT', pay_address: tronweb(i) });
     }
   });
 
@@ -90,16 +90,16 @@ describe('POST /v1/admin/deposit-addresses/preview', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual({
       network: 'tron',
-      addresses: [0, 1, 2].map((index) => ({ index, address: tronLink(index) })),
+      addresses: [0, 1, 2].map((index) => ({ index, address: tronweb(index) })),
     });
     const eth = (await preview({ network: 'ethereum', xpub: TEST_XPUB, count: 1 })).json().data;
     expect(eth.addresses).toEqual([{ index: 0, address: '0x9858EfFD232B4033E47d90003D41EC34EcaEda94' }]);
   });
 
-  test('an Ethereum key previewed on TRON gives addresses TronLink does not show: the mismatch to catch', async () => {
+  test('an Ethereum key previewed on TRON gives addresses the TRON wallet does not list: the mismatch to catch', async () => {
     const res = (await preview({ network: 'tron', xpub: TEST_XPUB, count: 1 })).json().data;
     expect(res.addresses[0].address).toMatch(/^T/);
-    expect(res.addresses[0].address).not.toBe(tronLink(0));
+    expect(res.addresses[0].address).not.toBe(tronweb(0));
   });
 
   test('takes no unused index and stores nothing', async () => {

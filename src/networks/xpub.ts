@@ -81,7 +81,7 @@ function externalChain(xpub: HDKey): ExternalChain {
 
 /**
  * The deposit address at m/44'/<coin>'/0'/0/index, written as `family` writes addresses: the account's
- * external chain, where MetaMask, Ledger, Trezor and TronLink list their own addresses, so the
+ * external chain, where MetaMask, Ledger and Trezor list their own addresses (and TRON wallets on m/44'/195'/0'), so the
  * merchant sees deposits in the wallet they already use.
  */
 export function deriveAddress(xpub: HDKey, index: number, family: Family): string {
