@@ -44,7 +44,7 @@ export async function newDepositAddress(
 }
 
 // Parsing checks the key's checksum and decodes a curve point: worth doing once per key, not per invoice.
-export function keyOf(xpub: string): HDKey {
+function keyOf(xpub: string): HDKey {
   let key = parsedKeys.get(xpub);
   if (!key) {
     if (parsedKeys.size >= 1000) parsedKeys.clear();
