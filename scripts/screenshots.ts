@@ -12,7 +12,7 @@ import { migrate } from '../src/db/migrate.js';
 import { memoryStore } from '../src/http/rate-limit.js';
 import { launchChromium } from '../test/browser/chromium.js';
 import { type MovableClock, STATES, sandboxProject, seedStates } from '../test/browser/seed.js';
-import { TEST_XPUB } from '../test/chain/wallet.js';
+import { TEST_XPUB, TRON_TEST_XPUB } from '../test/chain/wallet.js';
 
 const OUT = new URL('../docs/screenshots/', import.meta.url);
 const TOKEN = 'screenshots-admin-token-0123456789';
@@ -46,6 +46,9 @@ async function main() {
   // A real network too: the QR code is then an EIP-681 token transfer.
   const polygon = await sandboxProject(app, TOKEN, { network: 'polygon', currency: 'USDC', xpub: TEST_XPUB });
   const chainInvoice = await polygon('25.00');
+  // And TRON, whose QR code is the bare address: the page asks for the amount in words.
+  const tron = await sandboxProject(app, TOKEN, { network: 'tron', currency: 'USDT', xpub: TRON_TEST_XPUB });
+  const tronInvoice = await tron('25.00');
   await mkdir(OUT, { recursive: true });
   const browser = await launchChromium();
   try {
@@ -61,10 +64,15 @@ async function main() {
           process.stdout.write(`docs/screenshots/${file}\n`);
         }
         if (scheme === 'light') {
-          await page.goto(`${base}/pay/${chainInvoice.id}`);
-          const file = `waiting-polygon-${device}.png`;
-          await page.screenshot({ path: new URL(file, OUT).pathname, fullPage: true });
-          process.stdout.write(`docs/screenshots/${file}\n`);
+          for (const [name, invoice] of [
+            ['polygon', chainInvoice],
+            ['tron', tronInvoice],
+          ] as const) {
+            await page.goto(`${base}/pay/${invoice.id}`);
+            const file = `waiting-${name}-${device}.png`;
+            await page.screenshot({ path: new URL(file, OUT).pathname, fullPage: true });
+            process.stdout.write(`docs/screenshots/${file}\n`);
+          }
         }
         await context.close();
       }

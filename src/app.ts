@@ -34,6 +34,7 @@ import { invoiceRoutes } from './invoices/routes.js';
 import { type Authenticator, createAuthenticator, type Principal } from './merchants/authenticate.js';
 import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant.js';
 import { guardMerchantApi, merchantRoutes } from './merchants/routes.js';
+import { networkAdminRoutes } from './networks/routes.js';
 import { paymentAmountFormat, sandboxRoutes } from './sandbox/routes.js';
 import { webhookAdminRoutes } from './webhooks/routes.js';
 
@@ -157,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(metricsRoutes);
       await admin.register(sandboxRoutes);
       await admin.register(webhookAdminRoutes);
+      await admin.register(networkAdminRoutes);
     },
     { prefix: '/v1/admin' },
   );

@@ -1,6 +1,8 @@
 import type { Address } from 'viem';
+import { accountHex, FAMILY } from '../src/networks/family.js';
+import { tronAddress } from '../src/networks/tron-address.js';
 import { createInvoice, createMerchant, type Merchant, type TestApp } from './app.js';
-import { TEST_XPUB } from './chain/wallet.js';
+import { TEST_XPUB, TRON_TEST_XPUB } from './chain/wallet.js';
 import type { LocalChain } from './chain.js';
 import { eventually } from './webhooks.js';
 
@@ -48,6 +50,35 @@ export function localNetworkEnv(
   };
 }
 
+/**
+ * The local Hardhat chain as TRON's Nile: the built-in `tron-nile` network (TRON family, 19
+ * confirmations, T-addresses, bare-address QR codes) with its RPC pointed at the node and its USDT
+ * at the local test token, written as a TRON address. The node speaks the same JSON-RPC; only the
+ * writing and the depth are TRON's.
+ */
+export const TRON_LOCAL = 'tron-nile';
+
+export function tronNetworkEnv(chain: LocalChain, tokens: ChainTokens): Record<string, string> {
+  return {
+    PAYDESK_NETWORKS: JSON.stringify([
+      {
+        name: TRON_LOCAL,
+        pollIntervalMs: 100,
+        tokens: { USDT: { address: asTron(tokens.usdt), decimals: 6 } },
+      },
+    ]),
+    PAYDESK_RPC_TRON_NILE: chain.rpcUrl,
+  };
+}
+
+export function tronMerchant(t: TestApp, project: Record<string, unknown> = {}): Promise<Merchant> {
+  return createMerchant(t.app, { network: TRON_LOCAL, currency: 'USDT', xpub: TRON_TEST_XPUB, ...project });
+}
+
+/** The TRON address of an account of the local chain, and back: the same 20 bytes. */
+export const asTron = (address: Address) => tronAddress(Buffer.from(address.slice(2), 'hex'));
+export const fromTron = (address: string) => accountHex(FAMILY.tron, address) as Address;
+
 export function chainMerchant(t: TestApp, project: Record<string, unknown> = {}): Promise<Merchant> {
   return createMerchant(t.app, { network: LOCAL, currency: 'USDT', xpub: TEST_XPUB, ...project });
 }
@@ -63,14 +94,19 @@ export async function getInvoice(t: TestApp, m: Merchant, id: string) {
   return res.json().data;
 }
 
-/** Waits until the watcher has processed every block up to the chain's current head. */
-export async function caughtUp(t: TestApp, chain: LocalChain, timeoutMs = 15_000): Promise<void> {
+/** Waits until the watcher of `network` has processed every block up to the chain's current head. */
+export async function caughtUp(
+  t: TestApp,
+  chain: LocalChain,
+  timeoutMs = 15_000,
+  network = LOCAL,
+): Promise<void> {
   const head = await chain.blockNumber();
   await eventually(async () => {
     const row = await t.database.db
       .selectFrom('chain_cursors')
       .select('block_number')
-      .where('network', '=', LOCAL)
+      .where('network', '=', network)
       .executeTakeFirst();
     return row !== undefined && BigInt(row.block_number) >= head;
   }, timeoutMs);

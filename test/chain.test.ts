@@ -1,11 +1,13 @@
 import { type Address, parseAbiItem } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FAMILY } from '../src/networks/family.js';
 import { deriveAddress, parseXpub } from '../src/networks/xpub.js';
 import { TEST_XPUB } from './chain/wallet.js';
 import { type LocalChain, startChain, stopAllChains } from './chain.js';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const merchant = parseXpub(TEST_XPUB);
+const depositAt = (index: number) => deriveAddress(merchant, index, FAMILY.evm) as Address;
 
 let chain: LocalChain;
 let usdt: Address;
@@ -30,7 +32,7 @@ describe('the local chain harness', () => {
 
   test('a transfer to a deposit address is read back from the Transfer logs', async () => {
     const payer = chain.accounts[1] as Address;
-    const deposit = deriveAddress(merchant, 0);
+    const deposit = depositAt(0);
     await chain.mint(usdt, payer, 25_000_000n);
     const hash = await chain.transfer(usdt, deposit, 10_500_000n, payer);
     const receipt = await chain.publicClient.getTransactionReceipt({ hash });
@@ -49,7 +51,7 @@ describe('the local chain harness', () => {
   });
 
   test('revert to a snapshot drops the mined blocks: the same height gets another block, without the log', async () => {
-    const deposit = deriveAddress(merchant, 1);
+    const deposit = depositAt(1);
     const id = await chain.snapshot();
     const height = await chain.blockNumber();
     await chain.transfer(usdt, deposit, 1n, chain.accounts[1]);
@@ -68,8 +70,8 @@ describe('the local chain harness', () => {
     const height = await chain.blockNumber();
     await chain.setAutomine(false);
     try {
-      const a = await chain.transfer(usdt, deriveAddress(merchant, 2), 1n, chain.accounts[1]);
-      const b = await chain.transfer(usdt, deriveAddress(merchant, 3), 1n, chain.accounts[1]);
+      const a = await chain.transfer(usdt, depositAt(2), 1n, chain.accounts[1]);
+      const b = await chain.transfer(usdt, depositAt(3), 1n, chain.accounts[1]);
       expect(await chain.blockNumber()).toBe(height);
       await chain.mine();
       const [ra, rb] = await Promise.all(
@@ -82,7 +84,7 @@ describe('the local chain harness', () => {
   });
 
   test('a batchTransfer to 1,000 recipients lands 1,000 Transfer logs in one block', async () => {
-    const recipients = Array.from({ length: 1000 }, (_, i) => deriveAddress(merchant, 1000 + i));
+    const recipients = Array.from({ length: 1000 }, (_, i) => depositAt(1000 + i));
     const amounts = recipients.map((_, i) => BigInt(i + 1));
     await chain.mint(usdt, chain.accounts[0] as Address, 1000n * 1001n);
     const hash = await chain.batchTransfer(usdt, recipients, amounts);

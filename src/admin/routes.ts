@@ -27,7 +27,7 @@ const Xpub = nullable(
     minLength: 1,
     maxLength: 200,
     description:
-      "The account-level extended public key (BIP32, m/44'/60'/0') that deposit addresses are derived from; required on a chain, never a private key",
+      "The account-level extended public key (BIP32) that deposit addresses are derived from: m/44'/60'/0' on EVM networks, m/44'/195'/0' on TRON; required on a chain, never a private key",
     examples: ['xpub6C…'],
   }),
 );

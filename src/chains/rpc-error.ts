@@ -4,6 +4,8 @@ export class RpcError extends Error {
     readonly method: string,
     readonly status: number | undefined,
     detail: string,
+    /** The JSON-RPC error code, when the node answered with one. */
+    readonly code?: number | undefined,
   ) {
     super(`${method} failed${status ? ` (HTTP ${status})` : ''}: ${detail}`);
   }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Job } from '../jobs/job.js';
+import { accountHex, FAMILY } from '../networks/family.js';
 import type { Network, NetworkRegistry } from '../networks/network.js';
 import { type ScannedNetwork, scanStep } from './scan.js';
 
@@ -24,7 +25,10 @@ export async function chainScanJobs(deps: ChainJobDeps): Promise<Job[]> {
     const ctx = {
       db: deps.db,
       network: scanned(network),
-      reader: chainReader(network.rpcUrl as string),
+      reader: chainReader(network.rpcUrl as string, {
+        family: FAMILY[network.family],
+        headers: network.rpcHeaders,
+      }),
       now: deps.clock,
       publicBaseUrl: deps.publicBaseUrl,
     };
@@ -37,11 +41,13 @@ export async function chainScanJobs(deps: ChainJobDeps): Promise<Job[]> {
   });
 }
 
+/** Token contracts as JSON-RPC names them in every family: 20-byte lower-case hex (a T… address without its 41). */
 function scanned(network: Network): ScannedNetwork {
+  const family = FAMILY[network.family];
   const tokens = new Map(
     Object.entries(network.tokens).map(([currency, t]) => [
       currency,
-      { address: t.address.toLowerCase(), decimals: t.decimals },
+      { address: accountHex(family, t.address), decimals: t.decimals },
     ]),
   );
   return {

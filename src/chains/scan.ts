@@ -18,9 +18,9 @@ export interface ScannedNetwork {
   name: string;
   confirmations: number;
   maxBlockRange: number;
-  /** Currency → token contract (lower-case address) and decimals. */
+  /** Currency → token contract (its 20-byte account id, lower-case `0x` hex) and decimals. */
   tokens: ReadonlyMap<string, { address: string; decimals: number }>;
-  /** Token contract (lower-case address) → decimals: the same tokens, looked up from a log. */
+  /** Token contract (the same hex) → decimals: the same tokens, looked up from a log. */
   decimals: ReadonlyMap<string, number>;
 }
 

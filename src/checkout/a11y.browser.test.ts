@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN } from '../../test/app.js';
 import { skipBrowserTests } from '../../test/browser/chromium.js';
 import { type Harness, startHarness } from '../../test/browser/harness.js';
-import { STATES } from '../../test/browser/seed.js';
+import { STATES, sandboxProject } from '../../test/browser/seed.js';
+import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const VIEWPORTS = { phone: { width: 375, height: 812 }, desktop: { width: 1280, height: 900 } };
@@ -16,8 +18,13 @@ interface Violation {
 }
 
 let h: Harness;
+/** A TRON invoice's page: its own instructions (the amount typed by hand) must pass too. */
+let tronInvoice: string;
 beforeAll(async () => {
-  if (!skipBrowserTests) h = await startHarness();
+  if (skipBrowserTests) return;
+  h = await startHarness();
+  const tron = await sandboxProject(h.t.app, ADMIN_TOKEN, { network: 'tron', xpub: TRON_TEST_XPUB });
+  tronInvoice = (await tron('25.00')).id;
 });
 afterAll(async () => {
   await h?.close();
@@ -34,8 +41,9 @@ describe.skipIf(skipBrowserTests)('accessibility (axe-core)', () => {
       // Only this test lifts the CSP, so that axe's own script can be injected.
       const page = await h.open('', { viewport, colorScheme, bypassCSP: true });
       const found: string[] = [];
-      for (const state of [...STATES, 'not-found'] as const) {
-        await page.goto(`${h.base}/pay/${state === 'not-found' ? 'inv_missing' : h.ids[state]}`);
+      for (const state of [...STATES, 'not-found', 'tron'] as const) {
+        const id = state === 'not-found' ? 'inv_missing' : state === 'tron' ? tronInvoice : h.ids[state];
+        await page.goto(`${h.base}/pay/${id}`);
         await page.addScriptTag({ path: AXE });
         const violations: Violation[] = await page.evaluate(async () => {
           const result = await (globalThis as any).axe.run((globalThis as any).document, {

@@ -6,7 +6,7 @@ import { ADMIN_TOKEN } from '../../test/app.js';
 import { skipBrowserTests } from '../../test/browser/chromium.js';
 import { type Harness, startHarness } from '../../test/browser/harness.js';
 import { STATES, sandboxProject } from '../../test/browser/seed.js';
-import { TEST_XPUB } from '../../test/chain/wallet.js';
+import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 import { money } from '../money/money.js';
 import { paymentRequest } from '../networks/payment-request.js';
 
@@ -98,6 +98,19 @@ describe.skipIf(skipBrowserTests)('the payment page in Chromium', () => {
       `ethereum:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359@137/transfer?address=${inv.pay_address}&uint256=10500000`,
     );
     await expect(page.locator('.badge').textContent()).resolves.toContain('Polygon');
+    await page.context().close();
+  });
+
+  test('on TRON the QR code is the bare T-address, and the badge names TRON', async () => {
+    const create = await sandboxProject(h.t.app, ADMIN_TOKEN, { network: 'tron', xpub: TRON_TEST_XPUB });
+    const inv = await create('10.50');
+    const page = await h.open(`/pay/${inv.id}`, { viewport: { width: 375, height: 812 } });
+    const png = PNG.sync.read(await page.locator('svg.qr').screenshot());
+    const code = jsqr.default(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(code?.data).toBe(inv.pay_address);
+    expect(inv.pay_address).toMatch(/^T/);
+    await expect(page.locator('.badge').textContent()).resolves.toContain('TRON');
+    await page.getByText('exactly 10.50 USDT').waitFor();
     await page.context().close();
   });
 

@@ -60,7 +60,7 @@ function payDetails(c: Checkout): Html {
 <h2 id="pay-heading" class="visually-hidden">Payment details</h2>
 <figure class="qr-frame">
 ${qrSvg(request, `QR code to pay ${formatMoney(c.due)} ${row.currency} to ${row.pay_address}`)}
-<figcaption>Scan with your wallet app</figcaption>
+<figcaption>${c.requestCarriesAmount ? 'Scan with your wallet app' : 'Scan for the address'}</figcaption>
 </figure>
 <div class="field-head">
 <p class="field-label">Payment address</p>

@@ -6,7 +6,7 @@ import { type InvoiceState, outstanding, stateAt } from '../invoices/lifecycle.j
 import { stateOf } from '../invoices/observe.js';
 import type { Money } from '../money/money.js';
 import { type NetworkRegistry, SANDBOX } from '../networks/network.js';
-import { paymentRequest } from '../networks/payment-request.js';
+import { carriesAmount, paymentRequest } from '../networks/payment-request.js';
 import { simulatePayment } from '../sandbox/service.js';
 import { toPublicStatus, type ViewState, versionTag, viewOf } from './checkout.js';
 import { type CheckoutRow, findCheckout } from './repository.js';
@@ -27,6 +27,8 @@ export interface Checkout {
   due: Money;
   /** The QR code's text: what a wallet needs to pay what is still due. */
   paymentRequest: string;
+  /** False where the QR code holds the bare address (TRON): the payer types the amount. */
+  requestCarriesAmount: boolean;
 }
 
 /** The invoice behind a payment page; an unknown or malformed id is NOT_FOUND, with no query for the latter. */
@@ -56,6 +58,7 @@ export async function loadCheckout(
       { network: row.network, currency: row.currency, pay_address: row.pay_address, amount: due },
       networks,
     ),
+    requestCarriesAmount: carriesAmount(row.network, networks),
   };
 }
 

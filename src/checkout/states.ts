@@ -63,6 +63,7 @@ function waiting(c: Checkout): Html {
 </div>
 <p class="instruction">${partial ? html`We received ${c.status.amount_paid} ${row.currency} so far. ` : ''}Send <strong>${formatMoney(c.due)} ${row.currency}</strong> on the ${c.networkLabel} network to the address below.</p>
 ${row.network === 'sandbox' ? '' : html`<p class="instruction">Only ${row.currency} on ${c.networkLabel} counts: another token, or the same token on another network, does not pay this invoice.</p>`}
+${c.requestCarriesAmount ? '' : html`<p class="instruction">The QR code holds the address only: enter the amount in your wallet yourself, exactly <strong>${formatMoney(c.due)} ${row.currency}</strong>.</p>`}
 </section>`;
 }
 

@@ -10,6 +10,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/app.js';
+import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 
 type Json = Record<string, any>;
 interface Operation {
@@ -392,6 +393,15 @@ describe('real responses match the document', () => {
     await call(t.app, 'adminSimulateReversal', 422, { auth: adminAuth, params, body: {} });
     const paid = await call(t.app, 'adminSimulatePayment', 200, { auth: adminAuth, params, body: {} });
     expect(paid.json().data.status).toBe('paid');
+  });
+
+  test('deposit address previews', async () => {
+    const body = { network: 'tron', xpub: TRON_TEST_XPUB, count: 2 };
+    const res = await call(t.app, 'adminPreviewDepositAddresses', 200, { auth: adminAuth, body });
+    expect(res.json().data.addresses).toHaveLength(2);
+    await call(t.app, 'adminPreviewDepositAddresses', 401, { body });
+    await call(t.app, 'adminPreviewDepositAddresses', 405, { auth: adminAuth, method: 'GET' });
+    await call(t.app, 'adminPreviewDepositAddresses', 422, { auth: adminAuth, body: { ...body, count: 0 } });
   });
 
   test('webhook endpoints, their delivery log and redelivery', async () => {

@@ -33,25 +33,29 @@ export function claimDue(tx: Tx, now: Date, limit: number) {
 
 /**
  * Upserts payments in one statement. A payment observed again keeps its row; one a reorganisation
- * reversed and that is mined again takes its new amount, times, status and block.
+ * reversed and that is mined again takes its new amount, times, status and block. The rows travel as
+ * one array per column (unnest), as in saveInvoices: a VALUES list would take a parameter per field
+ * and overflow the protocol's 65,535 at some 6,500 payments, a number a watcher confirming a backlog
+ * of busy blocks reaches in one step.
  */
 export async function savePayments(tx: Tx, rows: PaymentRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx
-    .insertInto('payments')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['invoice_id', 'tx_hash']).doUpdateSet((eb) => ({
-        amount: eb.ref('excluded.amount'),
-        status: eb.ref('excluded.status'),
-        seen_at: eb.ref('excluded.seen_at'),
-        confirmed_at: eb.ref('excluded.confirmed_at'),
-        reversed_at: eb.ref('excluded.reversed_at'),
-        block_number: eb.ref('excluded.block_number'),
-        block_hash: eb.ref('excluded.block_hash'),
-      })),
-    )
-    .execute();
+  const col = <K extends keyof PaymentRow>(k: K) => rows.map((r) => r[k]);
+  await sql`
+    insert into payments (invoice_id, tx_hash, network, amount, status, seen_at, confirmed_at, reversed_at,
+                          block_number, block_hash)
+    select * from unnest(${col('invoice_id')}::text[], ${col('tx_hash')}::text[], ${col('network')}::text[],
+                         ${col('amount')}::numeric[], ${col('status')}::text[], ${col('seen_at')}::timestamptz[],
+                         ${col('confirmed_at')}::timestamptz[], ${col('reversed_at')}::timestamptz[],
+                         ${col('block_number')}::bigint[], ${col('block_hash')}::text[])
+    on conflict (invoice_id, tx_hash) do update set
+      amount = excluded.amount,
+      status = excluded.status,
+      seen_at = excluded.seen_at,
+      confirmed_at = excluded.confirmed_at,
+      reversed_at = excluded.reversed_at,
+      block_number = excluded.block_number,
+      block_hash = excluded.block_hash`.execute(tx);
 }
 
 /**

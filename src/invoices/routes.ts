@@ -116,7 +116,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.principal,
         request.body,
         request.headers['idempotency-key'],
-        { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl },
+        { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl, networks: app.config.networks },
       );
       reply.code(201).header('Location', `/v1/merchant/invoices/${invoice.id}`);
       if (replayed) reply.header('Idempotent-Replayed', 'true');

@@ -6,6 +6,7 @@ import { newId } from '../ids.js';
 import type { Principal } from '../merchants/authenticate.js';
 import { formatMoney, parseInvoiceAmount } from '../money/money.js';
 import { newDepositAddress } from '../networks/deposit-address.js';
+import type { NetworkRegistry } from '../networks/network.js';
 import { newEvent } from './events.js';
 import { requestFingerprint } from './idempotency.js';
 import { toInvoice } from './invoice.js';
@@ -29,6 +30,8 @@ export interface Created {
 export interface InvoiceContext {
   now: Date;
   publicBaseUrl: string;
+  /** Where deposit addresses come from: the network's family writes them. */
+  networks: NetworkRegistry;
 }
 
 /** Creates a pending invoice on the caller's project; currency, network and expiry come from the project. */
@@ -46,7 +49,8 @@ export async function createInvoice(
   const id = newId('inv');
   const expiresAt = new Date(ctx.now.getTime() + principal.invoiceTtlSeconds * 1000);
   const { dueAt, openUntil } = schedule(opened(amount.value, expiresAt));
-  const deposit = await newDepositAddress(db, { id: principal.projectId, network: principal.network }, id);
+  const project = { id: principal.projectId, network: principal.network };
+  const deposit = await newDepositAddress(db, ctx.networks, project, id);
   const invoice: InvoiceRow = {
     id,
     project_id: principal.projectId,

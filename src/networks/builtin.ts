@@ -14,11 +14,19 @@ import type { NetworkSettings } from './network.js';
  * Tokens: the issuers' own contracts, as Tether and Circle publish them (EIP-55 checked by the tests). USDT is
  * absent where Tether issues none (Base) and on every testnet (no official testnet USDT exists);
  * Circle publishes no BSC testnet USDC, so bsc-testnet carries no token until an operator adds one.
+ *
+ * TRON (docs/networks.md, "TRON"): 19 confirmations, the depth at which a block is solidified (19 of
+ * the 27 super representatives have built on it; java-tron's `finalized` tag names that block). Blocks
+ * come every 3 s; the poll of 4 s keeps a watcher under about 86,400 calls a day (at most 4 a step),
+ * within TronGrid's free daily quota. 20 blocks a log query keep a busy mainnet range well under the
+ * node's 10,000-result cap (USDT alone makes about 100 transfers a block). USDT only: Circle ended
+ * USDC on TRON in 2024. Nile's test USDT is the contract TRON's wallet-cli documentation uses.
  */
 export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'ethereum',
     label: 'Ethereum',
+    family: 'evm',
     chainId: 1,
     testnet: false,
     confirmations: 12,
@@ -33,6 +41,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'polygon',
     label: 'Polygon',
+    family: 'evm',
     chainId: 137,
     testnet: false,
     confirmations: 64,
@@ -48,6 +57,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'bsc',
     label: 'BNB Smart Chain',
+    family: 'evm',
     chainId: 56,
     testnet: false,
     confirmations: 15,
@@ -63,6 +73,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'arbitrum',
     label: 'Arbitrum One',
+    family: 'evm',
     chainId: 42161,
     testnet: false,
     confirmations: 20,
@@ -78,6 +89,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'base',
     label: 'Base',
+    family: 'evm',
     chainId: 8453,
     testnet: false,
     confirmations: 20,
@@ -89,6 +101,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'sepolia',
     label: 'Sepolia',
+    family: 'evm',
     chainId: 11155111,
     testnet: true,
     confirmations: 3,
@@ -100,6 +113,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'polygon-amoy',
     label: 'Polygon Amoy',
+    family: 'evm',
     chainId: 80002,
     testnet: true,
     confirmations: 16,
@@ -111,6 +125,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'bsc-testnet',
     label: 'BNB Smart Chain Testnet',
+    family: 'evm',
     chainId: 97,
     testnet: true,
     confirmations: 5,
@@ -122,6 +137,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'arbitrum-sepolia',
     label: 'Arbitrum Sepolia',
+    family: 'evm',
     chainId: 421614,
     testnet: true,
     confirmations: 5,
@@ -133,6 +149,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'base-sepolia',
     label: 'Base Sepolia',
+    family: 'evm',
     chainId: 84532,
     testnet: true,
     confirmations: 5,
@@ -140,5 +157,29 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
     maxBlockRange: 2000,
     explorer: 'https://sepolia.basescan.org/tx/',
     tokens: { USDC: { address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', decimals: 6 } },
+  },
+  {
+    name: 'tron',
+    label: 'TRON',
+    family: 'tron',
+    chainId: 0x2b6653dc,
+    testnet: false,
+    confirmations: 19,
+    pollIntervalMs: 4000,
+    maxBlockRange: 20,
+    explorer: 'https://tronscan.org/#/transaction/',
+    tokens: { USDT: { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6 } },
+  },
+  {
+    name: 'tron-nile',
+    label: 'TRON Nile',
+    family: 'tron',
+    chainId: 0xcd8690dc,
+    testnet: true,
+    confirmations: 19,
+    pollIntervalMs: 4000,
+    maxBlockRange: 100,
+    explorer: 'https://nile.tronscan.org/#/transaction/',
+    tokens: { USDT: { address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', decimals: 6 } },
   },
 ];

@@ -1,5 +1,5 @@
 /** What Paydesk knows about a payment network; the registry (registry.ts) holds them all. */
-import type { Address } from './evm-address.js';
+import type { FamilyName } from './family.js';
 
 /** The currencies a project may invoice in: stablecoins, one token per network each. */
 export const CURRENCIES = ['USDT', 'USDC'] as const;
@@ -9,13 +9,17 @@ export type Currency = (typeof CURRENCIES)[number];
 export const SANDBOX = 'sandbox';
 
 export interface Token {
-  readonly address: Address;
+  /** The contract, in its family's form: EIP-55 `0x…` on EVM networks, `T…` on TRON. */
+  readonly address: string;
   readonly decimals: number;
 }
 
 export interface Network {
   readonly name: string;
   readonly label: string;
+  /** How addresses, payment requests and transaction hashes are written (family.ts). */
+  readonly family: FamilyName;
+  /** What the node's eth_chainId answers (on TRON: the last 4 bytes of the genesis block id). */
   readonly chainId: number;
   readonly testnet: boolean;
   /** A payment is final once its block and `confirmations - 1` blocks after it exist (1: once mined). */
@@ -28,9 +32,11 @@ export interface Network {
   readonly tokens: Readonly<Partial<Record<Currency, Token>>>;
   /** From PAYDESK_RPC_<NAME>; a network is enabled when it has one. It may embed a provider key: never log it. */
   readonly rpcUrl: string | undefined;
+  /** Headers sent with every RPC call (TronGrid's API key). Secret: never log them. */
+  readonly rpcHeaders: Readonly<Record<string, string>> | undefined;
 }
 
-export type NetworkSettings = Omit<Network, 'rpcUrl'>;
+export type NetworkSettings = Omit<Network, 'rpcUrl' | 'rpcHeaders'>;
 
 export interface NetworkRegistry {
   get(name: string): Network | undefined;
@@ -41,4 +47,6 @@ export interface NetworkRegistry {
   token(network: string, currency: Currency): Token | undefined;
   /** How people read a network's name ("Polygon", "Sandbox"); the stored name when it is unknown. */
   label(name: string): string;
+  /** The block explorer's page of a transaction; undefined on sandbox, a local chain or an unknown network. */
+  transactionUrl(network: string, txHash: string): string | undefined;
 }

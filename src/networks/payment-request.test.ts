@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { money } from '../money/money.js';
-import { paymentRequest } from './payment-request.js';
+import { carriesAmount, paymentRequest } from './payment-request.js';
 import { loadNetworks } from './registry.js';
 
 const networks = loadNetworks({});
@@ -29,6 +29,28 @@ describe('paymentRequest', () => {
     expect(paymentRequest(target, networks)).toBe(
       `ethereum:0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d@56/transfer?address=${pay}&uint256=10000000000000000`,
     );
+  });
+});
+
+describe('on TRON', () => {
+  const target = {
+    network: 'tron',
+    currency: 'USDT',
+    pay_address: 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH',
+    amount: money('10.50'),
+  };
+
+  test('the QR code holds the bare T-address, as contract §14 says', () => {
+    expect(paymentRequest(target, networks)).toBe('TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH');
+    expect(paymentRequest({ ...target, network: 'tron-nile' }, networks)).toBe(target.pay_address);
+  });
+
+  test('so the payer types the amount: only EVM and sandbox requests carry it', () => {
+    expect(carriesAmount('tron', networks)).toBe(false);
+    expect(carriesAmount('tron-nile', networks)).toBe(false);
+    expect(carriesAmount('polygon', networks)).toBe(true);
+    expect(carriesAmount('sandbox', networks)).toBe(true);
+    expect(carriesAmount('somechain', networks)).toBe(false);
   });
 });
 

@@ -20,6 +20,9 @@ export interface PaymentTarget {
  * - an EVM network of the registry: an EIP-681 token transfer,
  *   `ethereum:<token>@<chainId>/transfer?address=<pay_address>&uint256=<amount in token units>`, which
  *   MetaMask, Trust, Rainbow and Coinbase Wallet open with token, network, recipient and amount filled in.
+ * - a TRON network: the bare `T…` address (contract §14). TRON has no payment-URI standard that its
+ *   wallets share (every TRON wallet reads a bare address), so the page states the
+ *   amount and token in words instead (see carriesAmount).
  * - anything else: the bare address, which every wallet reads.
  */
 export function paymentRequest(target: PaymentTarget, networks: NetworkRegistry): string {
@@ -29,12 +32,17 @@ export function paymentRequest(target: PaymentTarget, networks: NetworkRegistry)
   }
   const chain = networks.get(target.network);
   const token = networks.token(target.network, target.currency as Currency);
-  if (!chain || !token) return target.pay_address;
+  if (!chain || !token || chain.family !== 'evm') return target.pay_address;
   return tokenTransferUri({
-    token: token.address,
+    token: token.address as Address,
     chainId: chain.chainId,
     to: target.pay_address as Address,
     // Rounded up: a wallet must never be asked for less than is due.
     units: toTokenUnits(target.amount, token.decimals),
   });
+}
+
+/** Whether the payment request fills in the amount and token, or the payer must type them (the bare address). */
+export function carriesAmount(network: string, networks: NetworkRegistry): boolean {
+  return network === SANDBOX || networks.get(network)?.family === 'evm';
 }

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 
 import { CURRENCIES } from './network.js';
 import { loadNetworks, NetworkConfigError, rpcVariable } from './registry.js';
+import { isTronAddress } from './tron-address.js';
 
 const HARDHAT = {
   name: 'hardhat',
@@ -25,7 +26,7 @@ function problem(env: Record<string, string>): string {
 describe('built-in networks', () => {
   const registry = loadNetworks({});
 
-  test('are the ten mainnets and testnets, with unique names and chain ids', () => {
+  test('are the twelve mainnets and testnets, with unique names and chain ids', () => {
     expect(registry.all().map((n) => [n.name, n.chainId, n.testnet])).toEqual([
       ['ethereum', 1, false],
       ['polygon', 137, false],
@@ -37,6 +38,8 @@ describe('built-in networks', () => {
       ['bsc-testnet', 97, true],
       ['arbitrum-sepolia', 421614, true],
       ['base-sepolia', 84532, true],
+      ['tron', 0x2b6653dc, false],
+      ['tron-nile', 0xcd8690dc, true],
     ]);
   });
 
@@ -48,12 +51,17 @@ describe('built-in networks', () => {
       expect(n.confirmations).toBeLessThanOrEqual(n.testnet ? 20 : 128);
       expect(n.pollIntervalMs).toBeGreaterThanOrEqual(1000);
       expect(n.pollIntervalMs).toBeLessThanOrEqual(15_000);
-      expect(n.maxBlockRange).toBeGreaterThanOrEqual(100);
-      expect(n.explorer).toMatch(/^https:\/\/[a-z.]+\/tx\/$/);
+      // TRON's busy mainnet reads 20 blocks a query, under the node's 10,000-log cap (builtin.ts).
+      expect(n.maxBlockRange).toBeGreaterThanOrEqual(n.family === 'tron' ? 20 : 100);
+      expect(n.explorer).toMatch(
+        n.family === 'tron' ? /^https:\/\/[a-z.]+\/#\/transaction\/$/ : /^https:\/\/[a-z.]+\/tx\/$/,
+      );
       expect(n.rpcUrl).toBeUndefined();
       for (const [currency, token] of Object.entries(n.tokens)) {
         expect(CURRENCIES).toContain(currency);
-        expect(isAddress(token.address, { strict: true }), `${n.name} ${currency}`).toBe(true);
+        const valid =
+          n.family === 'tron' ? isTronAddress(token.address) : isAddress(token.address, { strict: true });
+        expect(valid, `${n.name} ${currency}`).toBe(true);
         expect(token.address).not.toBe(token.address.toLowerCase());
         expect(token.decimals).toBe(n.name === 'bsc' ? 18 : 6);
       }
@@ -124,10 +132,12 @@ describe('PAYDESK_NETWORKS', () => {
       confirmations: 1,
       pollIntervalMs: 2000,
       maxBlockRange: 500,
+      family: 'evm',
       explorer: undefined,
       // Lower-case input comes out checksummed.
       tokens: { USDT: { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 } },
       rpcUrl: 'http://127.0.0.1:8545',
+      rpcHeaders: undefined,
     });
     expect(registry.all().at(-1)?.name).toBe('hardhat');
     expect(registry.enabled().map((n) => n.name)).toEqual(['hardhat']);
@@ -146,12 +156,12 @@ describe('PAYDESK_NETWORKS', () => {
     expect(polygon.tokens).toEqual(loadNetworks({}).get('polygon')?.tokens);
     expect(registry.get('bsc-testnet')?.label).toBe('BSC test');
     expect(registry.token('bsc-testnet', 'USDT')).toEqual({ address: own, decimals: 18 });
-    expect(registry.all()).toHaveLength(10);
+    expect(registry.all()).toHaveLength(12);
   });
 
   test('unset or blank adds nothing', () => {
-    expect(loadNetworks({ PAYDESK_NETWORKS: '' }).all()).toHaveLength(10);
-    expect(loadNetworks({ PAYDESK_NETWORKS: ' [] ' }).all()).toHaveLength(10);
+    expect(loadNetworks({ PAYDESK_NETWORKS: '' }).all()).toHaveLength(12);
+    expect(loadNetworks({ PAYDESK_NETWORKS: ' [] ' }).all()).toHaveLength(12);
   });
 
   test('bad JSON, or JSON that is not an array, says so', () => {

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { BUILT_IN_NETWORKS } from './builtin.js';
-import { checksumAddress, isAddress } from './evm-address.js';
+import { FAMILIES, FAMILY } from './family.js';
 import {
   type Currency,
   type Network,
@@ -9,10 +9,14 @@ import {
   type NetworkSettings,
   SANDBOX,
 } from './network.js';
+import { strayRpcVariables, withRpc } from './rpc-settings.js';
 
 export class NetworkConfigError extends Error {}
 
-const ADDRESS = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: '0x and 40 hex digits' });
+const ADDRESS = Type.String({
+  pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$',
+  description: '0x and 40 hex digits, or a TRON address T…',
+});
 const TokenSchema = Type.Object(
   { address: ADDRESS, decimals: Type.Integer({ minimum: 0, maximum: 36 }) },
   { additionalProperties: false },
@@ -23,6 +27,7 @@ const EntrySchema = Type.Object(
   {
     name: Type.String({ pattern: '^[a-z0-9-]{1,32}$', description: '1 to 32 of a-z, 0-9 and -' }),
     label: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    family: Type.Optional(Type.Union(FAMILIES.map((f) => Type.Literal(f)))),
     chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
     testnet: Type.Optional(Type.Boolean()),
     confirmations: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
@@ -42,12 +47,8 @@ type Entry = Static<typeof EntrySchema>;
 
 /** Defaults for a network the operator adds; chainId, testnet, confirmations and tokens have none. */
 const NEW_NETWORK_DEFAULTS = { pollIntervalMs: 2000, maxBlockRange: 500 };
-const RPC_PROTOCOLS = new Set(['http:', 'https:', 'ws:', 'wss:']);
 
-/** `polygon-amoy` → `PAYDESK_RPC_POLYGON_AMOY`. */
-export function rpcVariable(network: string): string {
-  return `PAYDESK_RPC_${network.toUpperCase().replaceAll('-', '_')}`;
-}
+export { rpcVariable } from './rpc-settings.js';
 
 /**
  * Built-in networks, then PAYDESK_NETWORKS over them, then PAYDESK_RPC_* URLs. Throws
@@ -110,14 +111,16 @@ function applyEntry(
   const before = problems.length;
   if (raw.name === 'sandbox')
     problems.push(`${at}: "sandbox" is the simulated network and cannot be configured`);
+  const base = settings.get(raw.name);
+  if (base && raw.family !== undefined && raw.family !== base.family) {
+    problems.push(`${at}: family of built-in network "${raw.name}" is ${base.family} and cannot change`);
+  }
+  const family = FAMILY[raw.family ?? base?.family ?? 'evm'];
   for (const [currency, token] of Object.entries(raw.tokens ?? {})) {
-    if (!isAddress(token.address)) {
-      problems.push(
-        `${at}: tokens.${currency}.address fails its EIP-55 checksum; recheck it or write it in lower case`,
-      );
+    if (!family.isAddress(token.address)) {
+      problems.push(`${at}: tokens.${currency}.address ${family.addressProblem}`);
     }
   }
-  const base = settings.get(raw.name);
   if (base && raw.chainId !== undefined && raw.chainId !== base.chainId) {
     problems.push(`${at}: chainId of built-in network "${raw.name}" is ${base.chainId} and cannot change`);
   }
@@ -131,13 +134,17 @@ function applyEntry(
 }
 
 function merge(base: NetworkSettings | undefined, entry: Entry): NetworkSettings {
+  const family = FAMILY[entry.family ?? base?.family ?? 'evm'];
   const tokens = { ...base?.tokens };
   for (const [currency, token] of Object.entries(entry.tokens ?? {})) {
-    tokens[currency as Currency] = { address: checksumAddress(token.address), decimals: token.decimals };
+    // Written the one way the family shows it (EIP-55 on EVM), whatever case the operator used.
+    const address = family.address(family.accountId(token.address));
+    tokens[currency as Currency] = { address, decimals: token.decimals };
   }
   return {
     name: entry.name,
     label: entry.label ?? base?.label ?? entry.name,
+    family: family.name,
     chainId: entry.chainId ?? base?.chainId ?? 0,
     testnet: entry.testnet ?? base?.testnet ?? false,
     confirmations: entry.confirmations ?? base?.confirmations ?? 0,
@@ -146,32 +153,6 @@ function merge(base: NetworkSettings | undefined, entry: Entry): NetworkSettings
     explorer: entry.explorer ?? base?.explorer,
     tokens,
   };
-}
-
-function withRpc(n: NetworkSettings, env: Record<string, string | undefined>, problems: string[]): Network {
-  const variable = rpcVariable(n.name);
-  const value = env[variable] || undefined;
-  if (value !== undefined && !isRpcUrl(value)) {
-    problems.push(`${variable} must be an http, https, ws or wss URL`);
-  }
-  return { ...n, rpcUrl: value };
-}
-
-function isRpcUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return RPC_PROTOCOLS.has(url.protocol) && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-/** A PAYDESK_RPC_ variable that names no network is a typo that would silently leave a network off. */
-function strayRpcVariables(env: Record<string, string | undefined>, names: string[]): string[] {
-  const known = new Set(names.map(rpcVariable));
-  return Object.keys(env)
-    .filter((k) => k.startsWith('PAYDESK_RPC_') && env[k] && !known.has(k))
-    .map((k) => `${k} names no network (known: ${names.join(', ')})`);
 }
 
 function registry(networks: Network[]): NetworkRegistry {
@@ -195,5 +176,9 @@ function registry(networks: Network[]): NetworkRegistry {
       return tokens && Object.hasOwn(tokens, currency) ? tokens[currency] : undefined;
     },
     label: (name: string) => (name === SANDBOX ? 'Sandbox' : (byName.get(name)?.label ?? name)),
+    transactionUrl: (network: string, txHash: string) => {
+      const explorer = byName.get(network)?.explorer;
+      return explorer === undefined ? undefined : `${explorer}${encodeURIComponent(txHash)}`;
+    },
   });
 }

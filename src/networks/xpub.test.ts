@@ -11,7 +11,10 @@ import {
   seedFromMnemonic,
   TEST_XPUB,
 } from '../../test/chain/wallet.js';
+import { FAMILY } from './family.js';
 import { deriveAddress, parseXpub, XpubError } from './xpub.js';
+
+const evm = FAMILY.evm;
 
 /** The same account key under other BIP32 version bytes (tpub, ypub, zpub…), as other tools write it. */
 function reencode(key: HDKey, version: number, priv = false): string {
@@ -32,24 +35,26 @@ const merchantKey = accountKey(seedFromMnemonic(MERCHANT_MNEMONIC));
 describe('deriveAddress', () => {
   test('gives the addresses Hardhat, MetaMask and every BIP44 wallet show for the mnemonic', () => {
     const xpub = parseXpub(accountXpubFromMnemonic(HARDHAT_MNEMONIC));
-    expect(deriveAddress(xpub, 0)).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
-    expect(deriveAddress(xpub, 1)).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
-    expect(deriveAddress(xpub, 2)).toBe('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
+    expect(deriveAddress(xpub, 0, evm)).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    expect(deriveAddress(xpub, 1, evm)).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    expect(deriveAddress(xpub, 2, evm)).toBe('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
     for (const i of [3, 7, 19]) {
-      expect(deriveAddress(xpub, i)).toBe(mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex: i }).address);
+      expect(deriveAddress(xpub, i, evm)).toBe(
+        mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex: i }).address,
+      );
     }
   });
 
   test('matches the well-known address of the all-"abandon" mnemonic, and TEST_XPUB is its account key', () => {
     expect(accountXpubFromMnemonic(MERCHANT_MNEMONIC)).toBe(TEST_XPUB);
-    expect(deriveAddress(parseXpub(TEST_XPUB), 0)).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
+    expect(deriveAddress(parseXpub(TEST_XPUB), 0, evm)).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
   });
 
   test('matches the address of the private key at m/44h/60h/0h/0/i, up to the last non-hardened index', () => {
     const seed = seedFromMnemonic(MERCHANT_MNEMONIC);
     const xpub = parseXpub(TEST_XPUB);
     for (const i of [0, 1, 2, 10, 999, 65_536, 2 ** 31 - 1]) {
-      expect(deriveAddress(xpub, i)).toBe(privateKeyToAccount(privateKeyAt(seed, i)).address);
+      expect(deriveAddress(xpub, i, evm)).toBe(privateKeyToAccount(privateKeyAt(seed, i)).address);
     }
   });
 
@@ -61,7 +66,7 @@ describe('deriveAddress', () => {
         fc.integer({ min: 0, max: 5 }),
         (seed, index, account) => {
           const xpub = parseXpub(accountKey(seed, account).publicExtendedKey);
-          expect(deriveAddress(xpub, index)).toBe(
+          expect(deriveAddress(xpub, index, evm)).toBe(
             privateKeyToAccount(privateKeyAt(seed, index, account)).address,
           );
         },
@@ -72,7 +77,8 @@ describe('deriveAddress', () => {
 
   test('refuses indexes outside the non-hardened range', () => {
     const xpub = parseXpub(TEST_XPUB);
-    for (const i of [-1, 2 ** 31, 1.5, Number.NaN]) expect(() => deriveAddress(xpub, i)).toThrow(RangeError);
+    for (const i of [-1, 2 ** 31, 1.5, Number.NaN])
+      expect(() => deriveAddress(xpub, i, evm)).toThrow(RangeError);
   });
 });
 
@@ -80,11 +86,11 @@ describe('parseXpub', () => {
   test('reads a tpub as the same account: the addresses do not depend on the version bytes', () => {
     const tpub = reencode(merchantKey, 0x043587cf);
     expect(tpub.startsWith('tpub')).toBe(true);
-    expect(deriveAddress(parseXpub(tpub), 5)).toBe(deriveAddress(parseXpub(TEST_XPUB), 5));
+    expect(deriveAddress(parseXpub(tpub), 5, evm)).toBe(deriveAddress(parseXpub(TEST_XPUB), 5, evm));
   });
 
   test('ignores whitespace around a pasted key', () => {
-    expect(deriveAddress(parseXpub(`  ${TEST_XPUB}\n`), 0)).toBe(
+    expect(deriveAddress(parseXpub(`  ${TEST_XPUB}\n`), 0, evm)).toBe(
       '0x9858EfFD232B4033E47d90003D41EC34EcaEda94',
     );
   });

@@ -3,7 +3,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { HDKey } from '@scure/bip32';
-import { type Address, checksumAddress } from './evm-address.js';
+import type { Family } from './family.js';
 
 /** Messages never quote the input: a merchant who pastes the wrong thing may have pasted a secret. */
 export class XpubError extends Error {}
@@ -12,22 +12,23 @@ const PRIVATE_KEY_WARNING =
   'Never give Paydesk a private key or recovery phrase: it only needs the account extended public key (xpub…).';
 // BIP32 version bytes of testnet keys; mainnet (xpub/xprv) is @scure/bip32's default.
 const TESTNET_VERSIONS = { public: 0x043587cf, private: 0x04358394 };
-/** m/44'/60'/0' is depth 3: the key wallets export for an account. */
+/** m/44'/<coin>'/0' is depth 3: the key wallets export for an account. */
 export const ACCOUNT_DEPTH = 3;
 const MAX_INDEX = 2 ** 31 - 1;
 const Point = secp256k1.Point;
 
 /**
  * Reads an account-level extended public key: `xpub…`, or `tpub…` as testnet tooling writes it (the
- * EVM addresses are the same). Extended private keys, seeds and recovery phrases are refused with a
+ * addresses are the same). Extended private keys, seeds and recovery phrases are refused with a
  * warning rather than used; ypub/zpub are refused because they are Bitcoin SegWit encodings.
+ * `coinType` (60 Ethereum, 195 TRON) only words the messages: a key does not say which path it came from.
  */
-export function parseXpub(text: string): HDKey {
+export function parseXpub(text: string, coinType = 60): HDKey {
   const key = text.trim();
   if (looksSecret(key)) throw new XpubError(PRIVATE_KEY_WARNING);
   if (/^[yzYZuvUV]pub/.test(key)) {
     throw new XpubError(
-      'ypub/zpub/upub/vpub keys are Bitcoin SegWit encodings; export the Ethereum account xpub instead.',
+      `ypub/zpub/upub/vpub keys are Bitcoin SegWit encodings; export the account xpub of m/44'/${coinType}'/0' instead.`,
     );
   }
   const versions = key.startsWith('tpub') ? TESTNET_VERSIONS : undefined;
@@ -44,7 +45,7 @@ export function parseXpub(text: string): HDKey {
   // Deriving 0/i from a key at another depth gives addresses the merchant's wallet never shows.
   if (hd.depth !== ACCOUNT_DEPTH) {
     throw new XpubError(
-      `Expected the account-level key (depth 3, m/44'/60'/0'); this key is at depth ${hd.depth}.`,
+      `Expected the account-level key (depth 3, m/44'/${coinType}'/0'); this key is at depth ${hd.depth}.`,
     );
   }
   return hd;
@@ -79,10 +80,16 @@ function externalChain(xpub: HDKey): ExternalChain {
 }
 
 /**
- * The deposit address at m/44'/60'/0'/0/index: the account's external chain, where MetaMask, Ledger
- * and Trezor list their own addresses, so the merchant sees deposits in the wallet they already use.
+ * The deposit address at m/44'/<coin>'/0'/0/index, written as `family` writes addresses: the account's
+ * external chain, where MetaMask, Ledger and Trezor list their own addresses (and TRON wallets on m/44'/195'/0'), so the
+ * merchant sees deposits in the wallet they already use.
  */
-export function deriveAddress(xpub: HDKey, index: number): Address {
+export function deriveAddress(xpub: HDKey, index: number, family: Family): string {
+  return family.address(deriveAccountId(xpub, index));
+}
+
+/** The 20-byte account id at 0/index under an account key: keccak-256 of the child public key, last 20 bytes. */
+export function deriveAccountId(xpub: HDKey, index: number): Uint8Array {
   if (!Number.isInteger(index) || index < 0 || index > MAX_INDEX) {
     throw new RangeError(`address index must be an integer from 0 to ${MAX_INDEX}`);
   }
@@ -98,8 +105,6 @@ export function deriveAddress(xpub: HDKey, index: number): Address {
   // BIP32 skips an index whose tweak is out of range or whose key is the point at infinity (odds
   // about 2^-127); we refuse it instead, so an index always means the address the wallet shows.
   if (child.equals(Point.ZERO)) throw new XpubError(`index ${index} has no valid key; use the next one`);
-  // An Ethereum address is the last 20 bytes of keccak256 over the 64-byte uncompressed point (no 0x04).
-  return checksumAddress(
-    `0x${Buffer.from(keccak_256(child.toBytes(false).subarray(1)).subarray(12)).toString('hex')}`,
-  );
+  // Over the 64-byte uncompressed point (no 0x04): the same account id on Ethereum and on TRON.
+  return keccak_256(child.toBytes(false).subarray(1)).subarray(12);
 }

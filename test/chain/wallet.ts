@@ -28,19 +28,27 @@ export function seedFromMnemonic(mnemonic: string, passphrase = ''): Uint8Array 
   );
 }
 
-/** The BIP44 account key m/44'/60'/account' (private: tests only). */
-export function accountKey(seed: Uint8Array, account = 0): HDKey {
-  return HDKey.fromMasterSeed(seed).derive(`m/44'/60'/${account}'`);
+/** BIP44 coin types: Ethereum (and every EVM chain) 60, TRON 195. */
+export const ETH_COIN = 60;
+export const TRON_COIN = 195;
+
+/** The BIP44 account key m/44'/coin'/account' (private: tests only). */
+export function accountKey(seed: Uint8Array, account = 0, coin = ETH_COIN): HDKey {
+  return HDKey.fromMasterSeed(seed).derive(`m/44'/${coin}'/${account}'`);
 }
 
 /** What a merchant exports from a wallet and pastes into Paydesk. */
-export function accountXpubFromMnemonic(mnemonic: string, account = 0): string {
-  return accountKey(seedFromMnemonic(mnemonic), account).publicExtendedKey;
+export function accountXpubFromMnemonic(mnemonic: string, account = 0, coin = ETH_COIN): string {
+  return accountKey(seedFromMnemonic(mnemonic), account, coin).publicExtendedKey;
 }
 
-/** The private key of m/44'/60'/account'/0/index, to check a derived deposit address or spend from it. */
-export function privateKeyAt(seed: Uint8Array, index: number, account = 0): Hex {
-  const key = HDKey.fromMasterSeed(seed).derive(`m/44'/60'/${account}'/0/${index}`).privateKey;
+/** The private key of m/44'/coin'/account'/0/index, to check a derived deposit address or spend from it. */
+export function privateKeyAt(seed: Uint8Array, index: number, account = 0, coin = ETH_COIN): Hex {
+  const key = HDKey.fromMasterSeed(seed).derive(`m/44'/${coin}'/${account}'/0/${index}`).privateKey;
   if (!key) throw new Error('no private key');
   return bytesToHex(key);
 }
+
+/** accountXpubFromMnemonic(MERCHANT_MNEMONIC, 0, TRON_COIN): the merchant's TRON account, m/44'/195'/0'. */
+export const TRON_TEST_XPUB =
+  'xpub6D1AabNHCupeiLM65ZR9UStMhJ1vCpyV4XbZdyhMZBiJXALQtmn9p42VTQckoHVn8WNqS7dqnJokZHAHcHGoaQgmv8D45oNUKx6DZMNZBCd';

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createInvoice, createMerchant, startTestApp, type TestApp } from '../../test/app.js';
+import { money } from '../money/money.js';
+import { observe, type Reported } from './observe.js';
+
+// A chain watcher that confirms a backlog reports thousands of payments in one observe(): a TRON
+// watcher back from an outage confirms 19 blocks' worth at once. The batch must be written whole, on
+// both databases, past the 65,535 parameters one statement may carry.
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t?.close());
+
+test('7,000 payments reported in one observe() are all written, in one transaction', async () => {
+  const m = await createMerchant(t.app);
+  const ids: string[] = [];
+  for (let i = 0; i < 350; i++) ids.push((await createInvoice(t.app, m, { amount: '1.00' })).json().data.id);
+  // 20 payments of 0.01 to each of 350 invoices: each stays pending at 0.20 of 1.00.
+  const reports: Reported[] = Array.from({ length: 7000 }, (_, i) => ({
+    invoiceId: ids[i % ids.length] as string,
+    observation: {
+      kind: 'payment',
+      txHash: `0x${i.toString(16).padStart(64, '0')}`,
+      amount: money('0.01'),
+      confirmed: true,
+      block: { number: BigInt(1000 + (i % 20)), hash: `0x${'ab'.repeat(32)}` },
+    },
+  }));
+  await observe(t.database.db, reports, { now: new Date(), publicBaseUrl: 'http://paydesk.test' });
+  const rows = await t.database.db
+    .selectFrom('payments')
+    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.sum<string>('amount').as('total')])
+    .where('invoice_id', 'in', ids)
+    .executeTakeFirstOrThrow();
+  expect(Number(rows.n)).toBe(7000);
+  expect(money(String(rows.total))).toBe(money('70'));
+  const one = (await t.app.inject({ url: `/v1/merchant/invoices/${ids[0]}`, headers: m.auth })).json().data;
+  expect(one).toMatchObject({ status: 'pending', amount_paid: '0.20' });
+}, 60_000);
