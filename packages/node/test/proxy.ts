@@ -2,10 +2,20 @@ import { once } from 'node:events';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 
 /**
- * What the proxy does with its n-th connection (0-based): pass it through, or drop it once the server
- * has answered the first request on it (the request was carried out; the client never hears of it).
+ * What the proxy does with its n-th connection (0-based): pass it through; drop it once the server
+ * has answered the first request on it (the request was carried out, the client never hears of it);
+ * answer 502 itself, as a load balancer with no healthy backend does; or never answer.
  */
-export type ConnectionBehaviour = 'forward' | 'drop-after-answer';
+export type ConnectionBehaviour = 'forward' | 'drop-after-answer' | 'bad-gateway' | 'hang';
+
+const BAD_GATEWAY = [
+  'HTTP/1.1 502 Bad Gateway',
+  'content-type: text/html',
+  'content-length: 24',
+  'connection: close',
+  '',
+  '<h1>502 Bad Gateway</h1>',
+].join('\r\n');
 
 /** A TCP proxy in front of Paydesk: the network between a merchant's server and Paydesk, misbehaving on cue. */
 export async function startProxy(target: string, behaviour: (n: number) => ConnectionBehaviour) {
@@ -23,7 +33,8 @@ export async function startProxy(target: string, behaviour: (n: number) => Conne
     }
     client.on('data', (chunk: Buffer) => {
       requests.push(chunk.toString('latin1'));
-      upstream.write(chunk);
+      if (mode === 'bad-gateway') client.end(BAD_GATEWAY);
+      else if (mode !== 'hang') upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
       if (mode === 'drop-after-answer') {

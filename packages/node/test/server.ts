@@ -18,6 +18,8 @@ export interface Server extends TestApp {
   sleeps: number[];
   /** The requests Paydesk logged, as `METHOD url`. */
   requests(): string[];
+  /** The status of every response Paydesk logged, oldest first; only those of one trace id when given. */
+  statuses(traceId?: string): number[];
 }
 
 /** The real Paydesk app on a real port (PGlite by default), with one merchant. */
@@ -46,5 +48,9 @@ export async function startServer(options: TestAppOptions = {}): Promise<Server>
           const req = l.req as { method: string; url: string };
           return `${req.method} ${req.url}`;
         }),
+    statuses: (traceId?: string) =>
+      t.logs
+        .filter((l) => l.msg === 'request completed' && (traceId === undefined || l.trace_id === traceId))
+        .map((l) => (l.res as { statusCode: number }).statusCode),
   });
 }
