@@ -9,6 +9,8 @@ export type WebhookHeaders =
 export interface VerifyOptions {
   /** How far the signing time may be from this server's clock, either way. Default: 300 s. */
   toleranceSeconds?: number;
+  /** When the request arrived. Default: now. */
+  receivedAt?: Date;
 }
 
 export type SignatureFailure =
@@ -68,7 +70,8 @@ export class Webhooks {
           'endpoint that received it (whsec_…, shown when the endpoint was created; after a secret roll, the new one).',
       );
     }
-    checkTolerance(Number(timestamp), options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
+    const receivedAt = (options.receivedAt ?? new Date()).getTime() / 1000;
+    checkTolerance(receivedAt - Number(timestamp), options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
     return parseEvent(body);
   }
 }
@@ -124,8 +127,9 @@ function matches(entry: string, expected: Buffer): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-function checkTolerance(timestamp: number, toleranceSeconds: number): void {
-  const skew = Math.round(Date.now() / 1000 - timestamp);
+/** `age`: seconds from signing to receipt; negative when signed "in the future" by a clock ahead. */
+function checkTolerance(age: number, toleranceSeconds: number): void {
+  const skew = Math.round(age);
   if (Math.abs(skew) <= toleranceSeconds) return;
   const when = skew > 0 ? `${skew} s ago` : `${-skew} s in the future`;
   const why =
