@@ -8,7 +8,7 @@ import { generateTypes, type OpenApiDocument } from './openapi-types.js';
 import { literal, propertyKey, renderSchema } from './schema-types.js';
 
 /** Evaluates a TypeScript literal type as the JavaScript value it spells. */
-const valueOf = (source: string): unknown => new Function(`return ${source}`)();
+const evaluate = (source: string): unknown => new Function(`return ${source}`)();
 
 describe('the committed types', () => {
   test('are what the live server’s /v1/openapi.json generates (run `npm run generate -w @paydesk/node`)', async () => {
@@ -122,14 +122,14 @@ describe('generateTypes', () => {
 
 describe('literals and keys', () => {
   test('a string literal spells the string, whatever it holds', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => valueOf(literal(s)) === s));
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => evaluate(literal(s)) === s));
   });
 
   test('a property key is bare only when it is an identifier, and always names the property', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', minLength: 1 }), (name) => {
         const key = propertyKey(name);
-        return (valueOf(`({ ${key}: 1 })`) as Record<string, number>)[name] === 1;
+        return (evaluate(`({ ${key}: 1 })`) as Record<string, number>)[name] === 1;
       }),
     );
   });
