@@ -1,6 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Tests that import the SDK by its package name get its source, as the workspace's TypeScript does
+  // (the "@paydesk/source" condition); the packed build has its own test.
+  resolve: {
+    alias: { '@paydesk/node': fileURLToPath(new URL('packages/node/src/index.ts', import.meta.url)) },
+  },
   test: {
     include: [
       'src/**/*.test.ts',
