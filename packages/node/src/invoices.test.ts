@@ -10,6 +10,12 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe('me()', () => {
+  test('takes the base URL with or without /v1', async () => {
+    for (const baseUrl of [`${s.baseUrl}/`, `${s.baseUrl}/v1`, `${s.baseUrl}/v1/`]) {
+      expect((await s.client({ baseUrl }).me()).project.id, baseUrl).toBe(s.merchant.projectId);
+    }
+  });
+
   test('returns the project and the key in use', async () => {
     const me = await s.client().me();
     expect(me.project).toMatchObject({ id: s.merchant.projectId, status: 'active', network: 'sandbox' });
