@@ -134,7 +134,7 @@ describe('network failures and 5xx', () => {
 
   test('an attempt with no answer within timeoutMs is abandoned and tried again', async () => {
     const p = await proxy((n) => (n === 0 ? 'hang' : 'forward'));
-    const me = await s.client({ baseUrl: p.url, timeoutMs: 100 }).me();
+    const me = await s.client({ baseUrl: p.url, timeoutMs: 500 }).me();
     expect(me.api_key.id).toBe(s.merchant.keyId);
     expect(p.header('traceparent')).toHaveLength(2);
   });
