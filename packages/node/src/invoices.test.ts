@@ -55,6 +55,16 @@ describe('invoices.create()', () => {
     expect(page.data.map((i) => i.id)).toEqual([first.id]);
   });
 
+  test('refuses an idempotency key that is not 1 to 255 visible ASCII characters, sending nothing', async () => {
+    const before = s.requests().length;
+    for (const idempotencyKey of ['', 'two words', 'x'.repeat(256), 'clé']) {
+      await expect(s.client().invoices.create({ amount: '1.00' }, { idempotencyKey })).rejects.toThrow(
+        /idempotencyKey: expected 1 to 255 visible ASCII characters/,
+      );
+    }
+    expect(s.requests().length).toBe(before);
+  });
+
   test('without a key sends one of its own, a fresh one for each call', async () => {
     const before = s.requests().length;
     const client = s.client();

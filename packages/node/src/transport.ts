@@ -41,16 +41,8 @@ export async function send<T>(
   const maxRetries = options.maxRetries ?? settings.maxRetries;
   const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
   const traceId = randomBytes(16).toString('hex');
-  const idempotencyKey =
-    call.method === 'POST' ? (call.idempotencyKey ?? `paydesk-node-${randomUUID()}`) : undefined;
   const url = urlOf(settings.baseUrl, call);
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${settings.secretKey}`,
-    accept: 'application/json',
-    'user-agent': USER_AGENT,
-  };
-  if (call.body !== undefined) headers['content-type'] = 'application/json';
-  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+  const headers = headersFor(settings, call);
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
 
   for (let retry = 0; ; retry++) {
@@ -63,6 +55,26 @@ export async function send<T>(
     if (delay === undefined) throw outcome.error;
     await settings.sleep(delay);
   }
+}
+
+// The contract's Idempotency-Key grammar; anything else could not even be sent as a header.
+const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+
+function headersFor(settings: TransportSettings, call: Call): Record<string, string> {
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${settings.secretKey}`,
+    accept: 'application/json',
+    'user-agent': USER_AGENT,
+  };
+  if (call.body !== undefined) headers['content-type'] = 'application/json';
+  if (call.method === 'POST') {
+    const key = call.idempotencyKey ?? `paydesk-node-${randomUUID()}`;
+    if (!IDEMPOTENCY_KEY.test(key)) {
+      throw new TypeError('idempotencyKey: expected 1 to 255 visible ASCII characters (no spaces)');
+    }
+    headers['idempotency-key'] = key;
+  }
+  return headers;
 }
 
 async function attempt(url: URL, init: RequestInit, traceId: string, timeoutMs: number): Promise<Outcome> {
