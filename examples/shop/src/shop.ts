@@ -22,14 +22,16 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string) {
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  app.get('/', async (_req, reply) =>
-    page(
+  app.get('/', async (req, reply) => {
+    const last = orders.get(/last_order=([\w-]+)/.exec(req.headers.cookie ?? '')?.[1] ?? '');
+    const yours = last ? `<p><a href="/orders/${last.id}">Your order</a></p>` : '';
+    return page(
       reply,
       PRODUCT.name,
       `<p>${PRODUCT.amount} USDT</p>
-      <form method="post" action="/orders"><button>Pay with crypto</button></form>`,
-    ),
-  );
+      <form method="post" action="/orders"><button>Pay with crypto</button></form>${yours}`,
+    );
+  });
 
   // Create the order, then its invoice, and send the customer to Paydesk's payment page.
   app.post('/orders', async (_req, reply) => {
@@ -46,6 +48,8 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string) {
       { idempotencyKey: `order-${order.id}` },
     );
     Object.assign(order, { invoiceId: invoice.id, paymentUrl: invoice.payment_url });
+    // Until invoices carry a redirect_url back to the shop, the home page links the customer's order.
+    reply.header('set-cookie', `last_order=${order.id}; Path=/; HttpOnly; SameSite=Lax`);
     return reply.redirect(invoice.payment_url, 303);
   });
 
