@@ -1,8 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Tests that import the SDK by its package name get its source, as the workspace's TypeScript does
+  // (the "@paydesk/source" condition); the packed build has its own test.
+  resolve: {
+    alias: { '@paydesk/node': fileURLToPath(new URL('packages/node/src/index.ts', import.meta.url)) },
+  },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'test/**/*.test.ts',
+      'packages/*/{src,scripts,test}/**/*.test.ts',
+      'examples/*/{src,test}/**/*.test.ts',
+    ],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

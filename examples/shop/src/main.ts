@@ -1,0 +1,25 @@
+import { Paydesk } from '@paydesk/node';
+import { registerWebhookEndpoint } from './setup.js';
+import { buildShop } from './shop.js';
+
+const env = process.env;
+const port = Number(env.PORT ?? 4000);
+const shopUrl = env.SHOP_URL ?? `http://127.0.0.1:${port}`;
+const paydeskUrl = env.PAYDESK_URL ?? 'http://127.0.0.1:3000';
+const paydesk = new Paydesk(env.PAYDESK_SECRET_KEY ?? '', { baseUrl: paydeskUrl });
+
+// In production the signing secret comes from where you registered the endpoint (the dashboard);
+// for a local try-out, setup.ts registers one with the operator's admin token.
+const webhookSecret =
+  env.PAYDESK_WEBHOOK_SECRET ??
+  (env.PAYDESK_ADMIN_TOKEN &&
+    (await registerWebhookEndpoint(paydesk, { paydeskUrl, adminToken: env.PAYDESK_ADMIN_TOKEN, shopUrl })));
+if (!webhookSecret) {
+  console.error(
+    'Set PAYDESK_WEBHOOK_SECRET (whsec_…), or PAYDESK_ADMIN_TOKEN to register a webhook endpoint.',
+  );
+  process.exit(1);
+}
+
+await buildShop(paydesk, webhookSecret).listen({ port, host: env.HOST ?? '127.0.0.1' });
+console.log(`Shop listening on ${shopUrl}`);

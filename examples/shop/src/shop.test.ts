@@ -1,0 +1,170 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Paydesk } from '@paydesk/node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  callPaydesk,
+  demoFolder,
+  freePort,
+  killAll,
+  type PaydeskProcess,
+  removeTempDirs,
+  SLOW,
+  startPaydesk,
+} from '../../../test/process.js';
+import { eventually } from '../../../test/webhooks.js';
+import { registerWebhookEndpoint } from './setup.js';
+
+const SHOP_DIR = fileURLToPath(new URL('..', import.meta.url));
+const ADMIN_TOKEN = 'shop-test-admin-token-0123456789';
+
+/** Starts the shop exactly as its `npm start` does, with only the variables given. */
+async function startShop(env: Record<string, string>) {
+  const script: string = JSON.parse(readFileSync(`${SHOP_DIR}/package.json`, 'utf8')).scripts.start;
+  const [command, ...args] = script.split(' ');
+  if (command !== 'node') throw new Error(`unexpected start script: ${script}`);
+  const port = await freePort();
+  const child = spawn(process.execPath, args, {
+    cwd: SHOP_DIR,
+    env: { PATH: process.env.PATH, PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  shops.push(child);
+  let output = '';
+  for (const stream of [child.stdout, child.stderr])
+    stream.setEncoding('utf8').on('data', (c) => (output += c));
+  const exited = once(child, 'exit');
+  await eventually(async () => /Shop listening on/.test(output) || child.exitCode !== null, 60_000);
+  return { url: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+const shops: ChildProcess[] = [];
+
+let paydesk: PaydeskProcess;
+let secret: string;
+let shop: Awaited<ReturnType<typeof startShop>>;
+const admin = (method: string, url: string, body?: object) =>
+  callPaydesk(paydesk.baseUrl, method, url, ADMIN_TOKEN, body);
+
+// Paydesk as `npm start` runs it (embedded database with its demo project), and the shop pointing at it.
+beforeAll(async () => {
+  const folder = await demoFolder();
+  secret = folder.secret;
+  paydesk = await startPaydesk({
+    cwd: folder.cwd,
+    env: { PAYDESK_ADMIN_TOKEN: ADMIN_TOKEN, PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' },
+  });
+  await paydesk.ready();
+  shop = await startShop({
+    PAYDESK_SECRET_KEY: secret,
+    PAYDESK_URL: paydesk.baseUrl,
+    PAYDESK_ADMIN_TOKEN: ADMIN_TOKEN,
+  });
+}, SLOW);
+afterAll(async () => {
+  for (const child of shops) if (child.exitCode === null) child.kill('SIGKILL');
+  await killAll();
+  await removeTempDirs();
+});
+
+const orderPage = async (orderId: string) => (await fetch(`${shop.url}/orders/${orderId}`)).text();
+
+describe('the example shop against Paydesk', () => {
+  test('registered its webhook endpoint on start', async () => {
+    expect((await shopEndpoints()).map((e) => e.url)).toEqual([`${shop.url}/webhooks/paydesk`]);
+  });
+
+  test('sells a mug: pay with crypto, the webhook, and the order page says Paid', async () => {
+    const product = await fetch(shop.url);
+    expect(await product.text()).toMatch(/12\.50 USDT[\s\S]*<button>Pay with crypto<\/button>/);
+
+    const checkout = await fetch(`${shop.url}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+      redirect: 'manual',
+    });
+    expect(checkout.status).toBe(303);
+    const paymentUrl = checkout.headers.get('location') ?? '';
+    const invoiceId = paymentUrl.match(/\/pay\/(inv_[A-Za-z0-9]+)$/)?.[1] ?? '';
+    expect(paymentUrl).toBe(`${paydesk.baseUrl}/pay/${invoiceId}`);
+    const payPage = await fetch(paymentUrl);
+    expect(payPage.status).toBe(200);
+    expect(await payPage.text()).toContain('12.50');
+
+    const invoice = await new Paydesk(secret, { baseUrl: paydesk.baseUrl }).invoices.retrieve(invoiceId);
+    expect(invoice).toMatchObject({
+      amount: '12.50',
+      status: 'pending',
+      metadata: { product: 'Paydesk mug' },
+    });
+    const orderId = invoice.order_id ?? '';
+    expect(await orderPage(orderId)).toContain('Status: <strong>Awaiting payment</strong>');
+
+    // A payment seen but not confirmed is not a reason to ship.
+    await admin('POST', `/v1/admin/invoices/${invoiceId}/simulate-payment`, {
+      confirmed: false,
+      tx_hash: '0xshop',
+    });
+    await delivered('invoice.payment_detected');
+    expect(await orderPage(orderId)).toContain('Status: <strong>Awaiting payment</strong>');
+
+    await admin('POST', `/v1/admin/invoices/${invoiceId}/simulate-payment`, { tx_hash: '0xshop' });
+    await eventually(async () => (await orderPage(orderId)).includes('Status: <strong>Paid</strong>'));
+  });
+
+  test('a webhook without Paydesk’s signature is refused and changes nothing', async () => {
+    const checkout = await fetch(`${shop.url}/orders`, { method: 'POST', redirect: 'manual' });
+    const invoiceId = (checkout.headers.get('location') ?? '').split('/').pop() ?? '';
+    const invoice = await new Paydesk(secret, { baseUrl: paydesk.baseUrl }).invoices.retrieve(invoiceId);
+    const forged = JSON.stringify({
+      id: 'evt_forged',
+      type: 'invoice.paid',
+      created_at: new Date().toISOString(),
+      data: { invoice: { ...invoice, status: 'paid' }, previous_status: 'pending' },
+    });
+    const headers = {
+      'content-type': 'application/json',
+      'webhook-id': 'evt_forged',
+      'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+      'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}`,
+    };
+    const res = await fetch(`${shop.url}/webhooks/paydesk`, { method: 'POST', headers, body: forged });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^No signature matches/);
+    expect(await orderPage(invoice.order_id ?? '')).toContain('Status: <strong>Awaiting payment</strong>');
+  });
+
+  test('setup replaces the endpoint an earlier start registered', async () => {
+    const client = new Paydesk(secret, { baseUrl: paydesk.baseUrl });
+    const options = { paydeskUrl: paydesk.baseUrl, adminToken: ADMIN_TOKEN, shopUrl: 'http://127.0.0.1:9' };
+    const first = await registerWebhookEndpoint(client, options);
+    const second = await registerWebhookEndpoint(client, options);
+    expect(second).not.toBe(first);
+    const urls = (await shopEndpoints()).map((e) => e.url).sort();
+    expect(urls).toEqual([`${shop.url}/webhooks/paydesk`, 'http://127.0.0.1:9/webhooks/paydesk'].sort());
+  });
+
+  test('without a webhook secret or an admin token, the shop says what to set and exits', async () => {
+    const bare = await startShop({ PAYDESK_SECRET_KEY: secret, PAYDESK_URL: paydesk.baseUrl });
+    const [code] = await bare.exited;
+    expect(code).toBe(1);
+    expect(bare.output()).toMatch(/Set PAYDESK_WEBHOOK_SECRET \(whsec_…\), or PAYDESK_ADMIN_TOKEN/);
+  });
+});
+
+/** The webhook endpoints of the demo project. */
+async function shopEndpoints(): Promise<Array<{ id: string; url: string }>> {
+  const { project } = await new Paydesk(secret, { baseUrl: paydesk.baseUrl }).me();
+  return admin('GET', `/v1/admin/projects/${project.id}/webhook-endpoints`);
+}
+
+/** Waits until Paydesk's delivery log shows an event of this type that the shop answered with 2xx. */
+async function delivered(type: string) {
+  const endpoint = (await shopEndpoints()).find((e) => e.url === `${shop.url}/webhooks/paydesk`);
+  await eventually(async () => {
+    const log = await admin('GET', `/v1/admin/webhook-endpoints/${endpoint?.id}/deliveries?limit=100`);
+    return log.some((a: { type: string; outcome: string }) => a.type === type && a.outcome === 'succeeded');
+  });
+}

@@ -1,0 +1,165 @@
+// Generated from Paydesk's OpenAPI document by `npm run generate -w @paydesk/node`. Do not edit: a
+// test regenerates it from the live server and fails on any difference.
+
+/** Every operation of the client: its method and path template. */
+export const operations = {
+  getMe: { method: 'GET', path: '/v1/merchant/me' },
+  listInvoices: { method: 'GET', path: '/v1/merchant/invoices' },
+  createInvoice: { method: 'POST', path: '/v1/merchant/invoices' },
+  getInvoice: { method: 'GET', path: '/v1/merchant/invoices/{invoice}' },
+} as const;
+
+export interface ErrorEnvelope {
+  success: false;
+  message: string;
+  error: {
+    code: 'API_KEY_REQUIRED' | 'API_KEY_INVALID_FORMAT' | 'API_KEY_INVALID' | 'API_KEY_REVOKED' | 'ACCOUNT_NOT_ACTIVE' | 'PROJECT_NOT_ACTIVE' | 'VALIDATION_ERROR' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'RATE_LIMITED' | 'INTERNAL_SERVER_ERROR';
+    /** Empty for most codes; see the contract for each */
+    details: {
+      errors?: {
+        in: 'body' | 'query' | 'path' | 'header';
+        /** The field at fault, dotted for nested ones (metadata.sku) */
+        field: string;
+        /** A stable name for the violated rule */
+        rule: string;
+        /** How to fix it, in one sentence */
+        message: string;
+      }[];
+      allowed?: string[];
+      retry_after_seconds?: number;
+    };
+  };
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface Invoice {
+  id: string;
+  project_id: string;
+  status: 'pending' | 'paid' | 'expired' | 'failed';
+  /** Decimal string with exactly two decimals */
+  amount: string;
+  currency: string;
+  network: string;
+  /** Present only when one was given at creation */
+  order_id?: string;
+  metadata: Record<string, string>;
+  /** The hosted payment page for the payer */
+  payment_url: string;
+  /** Where the payer sends funds; unique to the invoice */
+  pay_address: string;
+  /** Sum of confirmed payments, a decimal string ("0.00" at first) */
+  amount_paid: string;
+  /** True when paid within 24 h after expiry */
+  paid_late: boolean;
+  /** Why the invoice failed; null unless status is failed */
+  failure_reason: 'underpaid' | 'payment_reversed' | null;
+  /** RFC 3339, UTC, milliseconds */
+  payment_expires_at: string;
+  /** RFC 3339, UTC, milliseconds */
+  paid_at: string | null;
+  tx_hash: string | null;
+  /** RFC 3339, UTC, milliseconds */
+  created_at: string;
+  /** RFC 3339, UTC, milliseconds */
+  updated_at: string;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  /** The last 4 characters of the secret; the secret itself is never shown again */
+  last4: string;
+  status: 'active' | 'revoked';
+  /** RFC 3339, UTC, milliseconds */
+  created_at: string;
+  /** RFC 3339, UTC, milliseconds */
+  last_used_at: string | null;
+}
+
+/** GET /v1/merchant/me: The project and API key in use */
+export interface GetMeResponse {
+  success: true;
+  message: string;
+  data: {
+    project: {
+      id: string;
+      name: string;
+      status: 'active' | 'inactive';
+      currency: string;
+      network: string;
+      /** The extended public key deposit addresses come from */
+      xpub: string | null;
+      invoice_ttl_seconds: number;
+      /** RFC 3339, UTC, milliseconds */
+      created_at: string;
+    };
+    api_key: ApiKey;
+  };
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface ListInvoicesQuery {
+  /** One status, or several separated by commas */
+  status?: string;
+  order_id?: string;
+  /** @default 20 */
+  limit?: number;
+  /** @default 1 */
+  page?: number;
+}
+
+/** GET /v1/merchant/invoices: List invoices, newest first */
+export interface ListInvoicesResponse {
+  success: true;
+  message: string;
+  data: Invoice[];
+  meta: {
+    pagination: {
+      page: number;
+      limit: number;
+      total: number;
+      total_pages: number;
+      has_more: boolean;
+    };
+  };
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface CreateInvoiceHeaders {
+  /** Retrying with the same key returns the first invoice instead of creating another (kept 24 h) */
+  'idempotency-key'?: string;
+}
+
+export interface CreateInvoiceBody {
+  /** Positive decimal string, at most 2 decimals and 15 integer digits; never a JSON number */
+  amount: string;
+  order_id?: string | null;
+  /** Up to 20 string values of your own, returned as given */
+  metadata?: Record<string, string> | null;
+}
+
+/** POST /v1/merchant/invoices: Create an invoice */
+export interface CreateInvoiceResponse {
+  success: true;
+  message: string;
+  data: Invoice;
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface GetInvoicePath {
+  /** The invoice id, inv_… */
+  invoice: string;
+}
+
+/** GET /v1/merchant/invoices/{invoice}: Get one invoice */
+export interface GetInvoiceResponse {
+  success: true;
+  message: string;
+  data: Invoice;
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}

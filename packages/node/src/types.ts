@@ -1,0 +1,38 @@
+import type * as api from './generated/openapi.js';
+
+/** An invoice (contract §5 and §9). */
+export type Invoice = api.Invoice;
+export type InvoiceStatus = Invoice['status'];
+
+/** What `invoices.create()` takes: `amount` as a decimal string ("10.50"), never a number. */
+export type InvoiceCreateParams = api.CreateInvoiceBody;
+
+/** Filters and paging of `invoices.list()`; `status` may be one status or several. */
+export type InvoiceListParams = Omit<api.ListInvoicesQuery, 'status'> & {
+  status?: InvoiceStatus | readonly InvoiceStatus[];
+};
+
+/** The project and the API key in use, from `me()`. */
+export type Me = api.GetMeResponse['data'];
+
+export type Pagination = api.ListInvoicesResponse['meta']['pagination'];
+
+/** One page of `invoices.list()`. */
+export interface InvoicePage {
+  data: Invoice[];
+  pagination: Pagination;
+}
+
+/** Per-call settings; each overrides the client's. */
+export interface RequestOptions {
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export interface CreateOptions extends RequestOptions {
+  /**
+   * Makes the create safe to repeat: the same key with the same parameters returns the first invoice
+   * (kept 24 h). Without one the client generates a key for this call, reused by its retries.
+   */
+  idempotencyKey?: string;
+}
