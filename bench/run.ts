@@ -189,7 +189,8 @@ async function runBackend(backend: Backend): Promise<BackendResults> {
     await stopAll();
     const all = backend === 'postgres' ? [create, get, list, listSmall, listLarge] : [create, get, list];
     const maxRssBytes = Math.max(...all.map((r) => r.paydesk.maxRssBytes ?? 0));
-    return { backend, rows: all, create, get, listSmall, listLarge, maxRssBytes, batches };
+    const floorMaxRssBytes = Math.max(...all.map((r) => r.floor?.maxRssBytes ?? 0));
+    return { backend, rows: all, create, get, listSmall, listLarge, maxRssBytes, floorMaxRssBytes, batches };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
