@@ -30,6 +30,7 @@ import { traceIdFor } from './http/trace.js';
 import { createValidation, noControlCharacters } from './http/validation.js';
 import { idempotencyKeyFormat } from './invoices/idempotency.js';
 import { amountFormat, InvoiceSchema, statusListFormat } from './invoices/invoice.js';
+import { returnUrlFormat } from './invoices/return-url.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { type Authenticator, createAuthenticator, type Principal } from './merchants/authenticate.js';
 import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant.js';
@@ -67,17 +68,20 @@ export interface AppDeps {
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Every string format a route schema names, explained rule by rule when a value breaks it. */
-const FORMATS = [
-  noControlCharacters,
-  amountFormat,
-  statusListFormat,
-  idempotencyKeyFormat,
-  paymentAmountFormat,
-];
+function formats(config: Config) {
+  return [
+    noControlCharacters,
+    amountFormat,
+    statusListFormat,
+    idempotencyKeyFormat,
+    paymentAmountFormat,
+    returnUrlFormat(config.webhookAllowPrivate),
+  ];
+}
 
 /** The one place routes and hooks are registered; main.ts and the tests both build the app here. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const validation = createValidation(FORMATS);
+  const validation = createValidation(formats(deps.config));
   const clock = deps.clock ?? (() => new Date());
   const app = Fastify({
     ...(deps.loggerInstance
