@@ -22,6 +22,9 @@ const findStatement = statement('checkout_find', (p: Placeholders<{ id: string }
       'i.paid_late',
       'i.failure_reason',
       'i.updated_at',
+      // Shown only as links on the page, never in /status (contract §12).
+      'i.redirect_url',
+      'i.cancel_url',
       'p.name as project_name',
     ])
     .where('i.id', '=', p.id),

@@ -10,6 +10,7 @@ import { matchesIfNoneMatch, PublicStatusSchema } from './checkout.js';
 import { htmlErrors, sendMessage } from './errors.js';
 import { noStore, setSecurityHeaders } from './headers.js';
 import { payRoot } from './layout.js';
+import { negotiate, translator } from './i18n/i18n.js';
 import { checkoutPage } from './page.js';
 import { loadCheckout, simulateFromPage } from './service.js';
 
@@ -23,6 +24,8 @@ export const SIMULATE_LIMIT: Limit = { max: 10, windowMs: 60_000 };
 export const ASSET_LIMIT: Limit = { max: 600, windowMs: 60_000 };
 
 const Params = Type.Object({ id: Type.String() });
+// Other parameters (a shop's utm_… on the link) are ignored, not refused: this is a page for people.
+const PageQuery = Type.Object({ lang: Type.Optional(Type.String()) });
 const AssetParams = Type.Object({ name: Type.String() });
 const hide = true;
 
@@ -43,11 +46,13 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/:id',
-    { schema: { hide, params: Params }, onRequest: pageLimit, exposeHeadRoute: true },
+    { schema: { hide, params: Params, querystring: PageQuery }, onRequest: pageLimit, exposeHeadRoute: true },
     async (request, reply) => {
       const checkout = await loadCheckout(app.db, app.config.networks, request.params.id, app.clock());
+      const tr = translator(negotiate(request.headers['accept-language'], request.query.lang));
       noStore(reply);
-      return reply.type('text/html; charset=utf-8').send(checkoutPage(checkout, payRoot(request.url)));
+      reply.header('Vary', 'Accept-Language').header('Content-Language', tr.lang);
+      return reply.type('text/html; charset=utf-8').send(checkoutPage(checkout, payRoot(request.url), tr));
     },
   );
 
@@ -80,7 +85,12 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/:id/simulate',
     {
-      schema: { hide, params: Params, body: Type.Optional(Type.Object({}, { additionalProperties: false })) },
+      schema: {
+        hide,
+        params: Params,
+        querystring: PageQuery,
+        body: Type.Optional(Type.Object({}, { additionalProperties: false })),
+      },
       onRequest: limited('pay-simulate', SIMULATE_LIMIT),
     },
     async (request, reply) => {
@@ -97,7 +107,8 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.clock(),
         app.config.publicBaseUrl,
       );
-      return reply.redirect(`${payRoot(request.url)}${request.params.id}`, 303);
+      const lang = request.query.lang ? `?lang=${negotiate(undefined, request.query.lang)}` : '';
+      return reply.redirect(`${payRoot(request.url)}${request.params.id}${lang}`, 303);
     },
   );
 
