@@ -80,9 +80,9 @@ export function translator(lang: Language): Translator {
     h(key, vars = {}) {
       // Each value becomes a marker that survives escaping, then the escaped value or the markup.
       const markers: Record<string, string> = {};
-      for (const name of Object.keys(vars)) markers[name] = `\u0000${name}\u0000`;
+      for (const name of Object.keys(vars)) markers[name] = `\uE000${name}\uE000`;
       const text = html`${t(key, markers)}`.value;
-      return raw(text.replace(/\u0000(\w+)\u0000/g, (_, name: string) => html`${vars[name] ?? ''}`.value));
+      return raw(text.replace(/\uE000(\w+)\uE000/g, (_, name: string) => html`${vars[name] ?? ''}`.value));
     },
   };
 }
