@@ -9,8 +9,8 @@ import { checkoutAssets } from './assets.js';
 import { matchesIfNoneMatch, PublicStatusSchema } from './checkout.js';
 import { htmlErrors, sendMessage } from './errors.js';
 import { noStore, setSecurityHeaders } from './headers.js';
-import { payRoot } from './layout.js';
 import { negotiate, translator } from './i18n/i18n.js';
+import { payRoot } from './layout.js';
 import { checkoutPage } from './page.js';
 import { loadCheckout, simulateFromPage } from './service.js';
 
