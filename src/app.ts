@@ -12,6 +12,8 @@ import type { Kysely } from 'kysely';
 import { guardAdminApi } from './admin/authorize.js';
 import { metricsRoutes } from './admin/metrics.js';
 import { adminRoutes } from './admin/routes.js';
+import { BrandingSchema } from './branding/branding.js';
+import { brandingAdminRoutes } from './branding/routes.js';
 import { sendPageNotFound } from './checkout/errors.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import type { Config } from './config.js';
@@ -144,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addSchema(AccountSchema);
   app.addSchema(ProjectSchema);
   app.addSchema(ApiKeySchema);
+  app.addSchema(BrandingSchema);
   await app.register(swagger, openApiOptions(deps.config));
 
   await app.register(healthRoutes, { prefix: '/v1' });
@@ -163,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(sandboxRoutes);
       await admin.register(webhookAdminRoutes);
       await admin.register(networkAdminRoutes);
+      await admin.register(brandingAdminRoutes);
     },
     { prefix: '/v1/admin' },
   );

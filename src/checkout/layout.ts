@@ -1,4 +1,4 @@
-import { type Asset, checkoutAssets } from './assets.js';
+import { type Asset, brandAssetName, checkoutAssets } from './assets.js';
 import { type Html, html, raw } from './html.js';
 import { LANGUAGE_CODES, LANGUAGES, type Translator, translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
@@ -44,6 +44,8 @@ export function documentHtml(opts: {
   tr?: Translator;
   /** Messages pay.js shows by itself, read from a JSON data block (never executable inline script). */
   scriptMessages?: Record<string, string>;
+  /** The project's brand colour (`#rrggbb`), loaded as its own stylesheet. */
+  brandColor?: string | null | undefined;
 }): string {
   const { css, js } = checkoutAssets();
   const tr = opts.tr ?? translator('en');
@@ -57,6 +59,7 @@ export function documentHtml(opts: {
 <title>${opts.title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assetUrl(opts.root, css)}">
+${opts.brandColor ? html`<link rel="stylesheet" href="${opts.root}assets/${brandAssetName(opts.brandColor)}">` : ''}
 <script src="${assetUrl(opts.root, js)}" defer></script>
 ${opts.scriptMessages ? html`<script type="application/json" id="pay-messages">${jsonData(opts.scriptMessages)}</script>` : ''}
 </head>

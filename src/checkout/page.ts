@@ -1,3 +1,4 @@
+import { logoPath } from '../branding/branding.js';
 import { confirmedTotal } from '../invoices/lifecycle.js';
 import { formatMoney } from '../money/money.js';
 import { formatAmount } from './format.js';
@@ -20,6 +21,7 @@ export function checkoutPage(c: Checkout, root: string, tr: Translator): string 
     main: checkoutMain(c, root, tr),
     tr,
     scriptMessages: scriptMessages(c, tr),
+    brandColor: row.brand_color,
   });
 }
 
@@ -30,7 +32,7 @@ function checkoutMain(c: Checkout, root: string, tr: Translator): Html {
   const lang = `?lang=${tr.lang}`;
   const terminal = state === 'paid' || state === 'failed';
   return html`<main id="checkout" class="card view-${state}" data-state="${state}" data-etag="${c.etag}" data-page-url="${self}${lang}" data-status-url="${self}/status" data-server-now="${c.now.toISOString()}" data-terminal="${String(terminal)}">
-${merchantHeader(c, tr)}
+${merchantHeader(c, root, tr)}
 ${summary(c, tr)}
 ${statusBlock(c, tr)}
 ${state === 'waiting' ? payDetails(c, tr) : ''}
@@ -39,11 +41,16 @@ ${terminal ? '' : html`<noscript><p class="note">${tr.t('noscript')}</p></noscri
 </main>`;
 }
 
-function merchantHeader(c: Checkout, tr: Translator): Html {
-  const name = c.row.project_name;
+function merchantHeader(c: Checkout, root: string, tr: Translator): Html {
+  const { row } = c;
+  const name = row.project_name;
   const initial = Array.from(name.trim())[0]?.toUpperCase() ?? '?';
+  // The logo is decorative (alt=""): the project's name is written beside it.
+  const mark = row.logo_hash
+    ? html`<img class="logo" src="${root}${logoPath(row.logo_hash)}" alt="" width="${String(row.logo_width)}" height="${String(row.logo_height)}">`
+    : html`<span class="avatar" aria-hidden="true">${initial}</span>`;
   return html`<header class="merchant">
-<span class="avatar" aria-hidden="true">${initial}</span>
+${mark}
 <p class="merchant-name">${name}</p>
 <p class="badge network-${c.row.network === 'sandbox' ? 'test' : 'live'}"><span class="visually-hidden">${tr.t('merchant.network')} </span>${c.networkLabel}</p>
 </header>`;

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { logoByName } from '../branding/service.js';
 import { ok } from '../http/envelope.js';
 import { ApiError } from '../http/errors.js';
 import { enforce, type Limit } from '../http/rate-limit.js';
 import { errorResponses, Success } from '../http/schemas.js';
-import { checkoutAssets } from './assets.js';
+import { brandAsset, checkoutAssets } from './assets.js';
 import { matchesIfNoneMatch, PublicStatusSchema } from './checkout.js';
 import { htmlErrors, sendMessage } from './errors.js';
 import { noStore, setSecurityHeaders } from './headers.js';
@@ -120,12 +121,31 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       exposeHeadRoute: true,
     },
     async (request, reply) => {
-      const asset = assets.byName.get(request.params.name);
+      const asset = assets.byName.get(request.params.name) ?? brandAsset(request.params.name);
       if (!asset) throw ApiError.notFound('No such file');
       // The name carries the content hash, so the file can be cached for good.
       reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('ETag', asset.etag);
       if (matchesIfNoneMatch(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
       return reply.type(asset.type).send(asset.body);
+    },
+  );
+
+  app.get(
+    '/logos/:name',
+    {
+      schema: { hide, params: AssetParams },
+      onRequest: limited('pay-assets', ASSET_LIMIT),
+      exposeHeadRoute: true,
+    },
+    async (request, reply) => {
+      const logo = await logoByName(app.db, request.params.name);
+      if (!logo) throw ApiError.notFound('No such file');
+      // The URL is the image's hash: cached for good. Only the re-encoded PNG is ever served, with its
+      // exact type, under nosniff (setSecurityHeaders) and the page's CSP (no script runs in it).
+      const etag = `"${logo.hash}"`;
+      reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('ETag', etag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type(logo.content_type).send(logo.image);
     },
   );
 
