@@ -1,8 +1,18 @@
 import type { Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN } from '../../test/app.js';
 import { skipBrowserTests } from '../../test/browser/chromium.js';
 import { type Harness, startHarness } from '../../test/browser/harness.js';
+import { contrast } from '../branding/contrast.js';
 import { LANGUAGE_CODES, LANGUAGES } from './i18n/i18n.js';
+
+/** `rgb(r, g, b)` (a computed style) as `#rrggbb`. */
+const hex = (rgb: string) =>
+  `#${(rgb.match(/\d+/g) ?? [])
+    .slice(0, 3)
+    .map((n) => Number(n).toString(16).padStart(2, '0'))
+    .join('')}`;
 
 /** Issue 13: the payer's view, as a payer meets it in Chromium. */
 const PHONE = { width: 375, height: 667 };
@@ -169,6 +179,48 @@ describe.skipIf(skipBrowserTests)("the payer's view in Chromium", () => {
     await page.getByRole('heading', { level: 2, name: LANGUAGES.tr.messages['paid.heading'] }).waitFor();
     await page.context().close();
   });
+
+  test.each(['light', 'dark'] as const)(
+    'a brand colour fills the buttons, with text of at least 4.5:1 on it (%s scheme), and the logo shows',
+    async (colorScheme) => {
+      const inv = await h.newInvoice(7200); // a project of its own
+      const { project_id } = await h.t.database.db
+        .selectFrom('invoices')
+        .select('project_id')
+        .where('id', '=', inv.id)
+        .executeTakeFirstOrThrow();
+      const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+      const color = await h.t.app.inject({
+        method: 'PATCH',
+        url: `/v1/admin/projects/${project_id}/branding`,
+        headers: admin,
+        payload: { brand_color: '#1e3a8a' }, // navy: as is in light, lightened in dark
+      });
+      expect(color.statusCode, color.body).toBe(200);
+      const logo = await h.t.app.inject({
+        method: 'PUT',
+        url: `/v1/admin/projects/${project_id}/logo`,
+        headers: { ...admin, 'content-type': 'image/png' },
+        payload: PNG.sync.write(new PNG({ width: 80, height: 40 })),
+      });
+      expect(logo.statusCode, logo.body).toBe(200);
+      const page = await h.open(`/pay/${inv.id}`, { colorScheme, viewport: PHONE });
+      const wallet = page.getByRole('link', { name: 'Open in wallet' });
+      const [fill, text] = await wallet.evaluate((el) => {
+        const style = (globalThis as any).getComputedStyle(el);
+        return [style.backgroundColor, style.color];
+      });
+      const card = await page
+        .locator('#checkout')
+        .evaluate((el) => (globalThis as any).getComputedStyle(el).backgroundColor);
+      if (colorScheme === 'light') expect(fill).toBe('rgb(30, 58, 138)');
+      expect(contrast(hex(fill), hex(text))).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(hex(fill), hex(card))).toBeGreaterThanOrEqual(3);
+      const img = page.locator('img.logo');
+      await expect(img.evaluate((el) => (el as any).naturalWidth)).resolves.toBe(80);
+      await page.context().close();
+    },
+  );
 
   test('no Content-Security-Policy violation and no script error in all of the above', () => {
     expect(h.problems).toEqual([]);
