@@ -1,6 +1,6 @@
 import { type Asset, brandAssetName, checkoutAssets } from './assets.js';
 import { type Html, html, raw } from './html.js';
-import { LANGUAGE_CODES, LANGUAGES, type Translator, translator } from './i18n/i18n.js';
+import { LANGUAGE_CODES, LANGUAGES, type Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
 
 /**
@@ -41,14 +41,16 @@ export function documentHtml(opts: {
   title: string;
   root: string;
   main: Html;
-  tr?: Translator;
+  tr: Translator;
   /** Messages pay.js shows by itself, read from a JSON data block (never executable inline script). */
   scriptMessages?: Record<string, string>;
   /** The project's brand colour (`#rrggbb`), loaded as its own stylesheet. */
   brandColor?: string | null | undefined;
+  /** The footer's language links (not on message pages: their URL may be anything). */
+  languages?: boolean;
 }): string {
   const { css, js } = checkoutAssets();
-  const tr = opts.tr ?? translator('en');
+  const tr = opts.tr;
   return html`<!doctype html>
 <html lang="${tr.lang}">
 <head>
@@ -67,7 +69,7 @@ ${opts.scriptMessages ? html`<script type="application/json" id="pay-messages">$
 <div class="page">
 ${opts.main}
 <div id="announcer" class="visually-hidden" role="status"></div>
-<footer class="footer"><p class="secured">${icons.lock}<span>${tr.t('footer')}</span></p>${opts.tr ? languageNav(tr) : ''}</footer>
+<footer class="footer"><p class="secured">${icons.lock}<span>${tr.t('footer')}</span></p>${opts.languages === false ? '' : languageNav(tr)}</footer>
 </div>
 </body>
 </html>
@@ -75,9 +77,9 @@ ${opts.main}
 }
 
 /** A page for when there is no checkout to show (404, 429…): same look, one message. */
-export function messagePage(root: string, heading: string, text: string): string {
+export function messagePage(root: string, tr: Translator, heading: string, text: string): string {
   const main = html`<main class="card card-message">
 <div class="result result-neutral">${icons.search}<h1>${heading}</h1><p>${text}</p></div>
 </main>`;
-  return documentHtml({ title: `${heading} · Paydesk`, root, main });
+  return documentHtml({ title: `${heading} · Paydesk`, root, main, tr, languages: false });
 }

@@ -187,6 +187,32 @@ describe('pages that do not exist', () => {
     }
   });
 
+  test("the 404 page speaks the payer's language too", async () => {
+    const ru = await t.app.inject({
+      url: '/pay/inv_unknown0000000000000000000',
+      headers: { 'accept-language': 'ru-RU,ru;q=0.9' },
+    });
+    expect(ru.statusCode).toBe(404);
+    expect(ru.body).toMatch(/^<!doctype html>\n<html lang="ru">/);
+    expect(ru.body).toContain('<h1>Страница оплаты не найдена</h1>');
+    const es = await t.app.inject({ url: '/pay/inv_unknown0000000000000000000?lang=es' });
+    expect(es.body).toContain('<h1>Página de pago no encontrada</h1>');
+  });
+
+  test('a page in another language: html lang, Content-Language, Vary, and the amounts written its way', async () => {
+    const inv = await newInvoice();
+    const res = await t.app.inject({ url: `/pay/${inv.id}`, headers: { 'accept-language': 'pt-BR' } });
+    expect(res.body).toMatch(/^<!doctype html>\n<html lang="pt">/);
+    expect(res.headers['content-language']).toBe('pt');
+    expect(res.headers.vary).toBe('Accept-Language');
+    expect(res.body).toContain('<span class="amount-value" id="pay-amount">12,50</span>');
+    expect(res.body).toContain('data-copy-value="12.50"');
+    expect(res.body).toContain(`data-page-url="${inv.id}?lang=pt"`);
+    expect(res.body).toContain(
+      '<script type="application/json" id="pay-messages">{"copied":"Copiado para a área de transferência"',
+    );
+  });
+
   test('API paths keep their JSON 404', async () => {
     const res = await t.app.inject({ url: '/v1/nowhere' });
     expect(res.statusCode).toBe(404);

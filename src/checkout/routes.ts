@@ -99,7 +99,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // id can post this anyway. Refusing what browsers mark cross-site only keeps other sites from
       // pressing the button for a visitor (docs/payment-page.md).
       if (request.headers['sec-fetch-site'] === 'cross-site') {
-        return sendMessage(request, reply, 403, 'Not allowed', 'Use the button on the payment page.');
+        return sendMessage(request, reply, 403, 'forbidden');
       }
       await simulateFromPage(
         app.db,

@@ -68,6 +68,17 @@ export const es: Messages = {
   noscript:
     'JavaScript está desactivado, así que esta página no se actualiza sola: recárgala para ver el estado.',
   footer: 'Protegido por Paydesk',
+  'message.notFound.heading': 'Página de pago no encontrada',
+  'message.notFound.text':
+    'Este enlace no corresponde a ninguna factura. Comprueba que tienes el enlace completo o pide uno nuevo al comercio.',
+  'message.rateLimited.heading': 'Demasiadas solicitudes',
+  'message.rateLimited.text': 'Espera {{seconds}} segundos y vuelve a cargar esta página.',
+  'message.forbidden.heading': 'No permitido',
+  'message.forbidden.text': 'Usa el botón de la página de pago.',
+  'message.invalid.heading': 'Solicitud no válida',
+  'message.invalid.text': 'Vuelve a la página de pago e inténtalo de nuevo.',
+  'message.error.heading': 'Algo ha fallado',
+  'message.error.text': 'Es un problema nuestro, no tuyo. Vuelve a cargar la página dentro de un momento.',
   'language.label': 'Idioma',
   'script.copied': 'Copiado al portapapeles',
   'script.copyFallback': 'Pulsa Ctrl+C (⌘C en un Mac) para copiar',

@@ -68,6 +68,17 @@ export const pt: Messages = {
   noscript:
     'O JavaScript está desativado, então esta página não se atualiza sozinha: recarregue para ver o status.',
   footer: 'Protegido pela Paydesk',
+  'message.notFound.heading': 'Página de pagamento não encontrada',
+  'message.notFound.text':
+    'Este link não corresponde a nenhuma fatura. Verifique se você tem o link completo ou peça um novo ao lojista.',
+  'message.rateLimited.heading': 'Muitas solicitações',
+  'message.rateLimited.text': 'Aguarde {{seconds}} segundos e recarregue esta página.',
+  'message.forbidden.heading': 'Não permitido',
+  'message.forbidden.text': 'Use o botão da página de pagamento.',
+  'message.invalid.heading': 'Solicitação não entendida',
+  'message.invalid.text': 'Volte à página de pagamento e tente de novo.',
+  'message.error.heading': 'Algo deu errado',
+  'message.error.text': 'O problema é nosso, não seu. Recarregue a página daqui a pouco.',
   'language.label': 'Idioma',
   'script.copied': 'Copiado para a área de transferência',
   'script.copyFallback': 'Pressione Ctrl+C (⌘C no Mac) para copiar',

@@ -68,6 +68,17 @@ export const ru: Messages = {
   noscript:
     'JavaScript отключён, поэтому страница не обновляется сама: перезагрузите её, чтобы увидеть статус.',
   footer: 'Защищено Paydesk',
+  'message.notFound.heading': 'Страница оплаты не найдена',
+  'message.notFound.text':
+    'Эта ссылка не соответствует ни одному счёту. Проверьте, что ссылка полная, или попросите у продавца новую.',
+  'message.rateLimited.heading': 'Слишком много запросов',
+  'message.rateLimited.text': 'Подождите {{seconds}} с и перезагрузите страницу.',
+  'message.forbidden.heading': 'Не разрешено',
+  'message.forbidden.text': 'Воспользуйтесь кнопкой на странице оплаты.',
+  'message.invalid.heading': 'Запрос не распознан',
+  'message.invalid.text': 'Вернитесь на страницу оплаты и попробуйте снова.',
+  'message.error.heading': 'Что-то пошло не так',
+  'message.error.text': 'Проблема на нашей стороне, а не на вашей. Перезагрузите страницу чуть позже.',
   'language.label': 'Язык',
   'script.copied': 'Скопировано в буфер обмена',
   'script.copyFallback': 'Нажмите Ctrl+C (⌘C на Mac), чтобы скопировать',

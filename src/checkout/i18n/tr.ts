@@ -68,6 +68,17 @@ export const tr: Messages = {
   noscript:
     'JavaScript kapalı, bu yüzden sayfa kendiliğinden güncellenmez: son durumu görmek için yenileyin.',
   footer: 'Paydesk ile güvende',
+  'message.notFound.heading': 'Ödeme sayfası bulunamadı',
+  'message.notFound.text':
+    'Bu bağlantı hiçbir faturayla eşleşmiyor. Bağlantının tamamına sahip olduğunuzu kontrol edin ya da satıcıdan yenisini isteyin.',
+  'message.rateLimited.heading': 'Çok fazla istek',
+  'message.rateLimited.text': 'Lütfen {{seconds}} saniye bekleyin, ardından bu sayfayı yenileyin.',
+  'message.forbidden.heading': 'İzin verilmiyor',
+  'message.forbidden.text': 'Ödeme sayfasındaki düğmeyi kullanın.',
+  'message.invalid.heading': 'İstek anlaşılamadı',
+  'message.invalid.text': 'Ödeme sayfasına dönün ve tekrar deneyin.',
+  'message.error.heading': 'Bir şeyler ters gitti',
+  'message.error.text': 'Sorun sizde değil, bizde. Lütfen sayfayı birazdan yenileyin.',
   'language.label': 'Dil',
   'script.copied': 'Panoya kopyalandı',
   'script.copyFallback': 'Kopyalamak için Ctrl+C (Mac’te ⌘C) tuşlarına basın',
