@@ -76,7 +76,12 @@
     if (!changed) return;
     const heading = document.getElementById('status-heading');
     const announcer = document.getElementById('announcer');
-    if (announcer && heading) announcer.textContent = heading.textContent;
+    // With a way back to the shop, say that the page is about to leave (the countdown itself is not
+    // a live region: it would speak every second).
+    const leaving = root.querySelector('[data-redirect]:not([hidden]) [data-redirect-text]');
+    if (announcer && heading) {
+      announcer.textContent = leaving ? `${heading.textContent}. ${leaving.textContent}` : heading.textContent;
+    }
     if (hadFocus && heading) heading.focus();
   }
 
