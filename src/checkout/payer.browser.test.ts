@@ -120,7 +120,11 @@ describe.skipIf(skipBrowserTests)("the payer's view in Chromium", () => {
     await waitForState(page, 'paid');
     const back = page.getByRole('link', { name: 'Return to Acme Coffee Roasters' });
     await expect(back.getAttribute('href')).resolves.toBe(`${SHOP}/orders/1`);
-    await page.getByText('Taking you back to Acme Coffee Roasters in 5 s.').waitFor();
+    await page.getByText('Taking you back to Acme Coffee Roasters in 5 s.', { exact: true }).waitFor();
+    // Said once to screen readers, with the new status (the countdown is not a live region).
+    await expect(page.locator('#announcer').textContent()).resolves.toBe(
+      'Payment received. Taking you back to Acme Coffee Roasters in 5 s.',
+    );
     await page.clock.runFor(5000);
     await page.waitForURL(`${SHOP}/orders/1`);
     await context.close();

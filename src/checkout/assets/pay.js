@@ -80,7 +80,9 @@
     // a live region: it would speak every second).
     const leaving = root.querySelector('[data-redirect]:not([hidden]) [data-redirect-text]');
     if (announcer && heading) {
-      announcer.textContent = leaving ? `${heading.textContent}. ${leaving.textContent}` : heading.textContent;
+      announcer.textContent = leaving
+        ? `${heading.textContent}. ${leaving.textContent}`
+        : heading.textContent;
     }
     if (hadFocus && heading) heading.focus();
   }
