@@ -26,7 +26,10 @@ export const ASSET_LIMIT: Limit = { max: 600, windowMs: 60_000 };
 
 const Params = Type.Object({ id: Type.String() });
 // Other parameters (a shop's utm_… on the link) are ignored, not refused: this is a page for people.
-const PageQuery = Type.Object({ lang: Type.Optional(Type.String()) });
+// `lang` is read only when it is one string (langFrom): a repeated or odd value falls back to the
+// browser's language rather than failing the page.
+const PageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()) });
+const langFrom = (query: { lang?: unknown }) => (typeof query.lang === 'string' ? query.lang : undefined);
 const AssetParams = Type.Object({ name: Type.String() });
 const hide = true;
 
@@ -50,7 +53,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { hide, params: Params, querystring: PageQuery }, onRequest: pageLimit, exposeHeadRoute: true },
     async (request, reply) => {
       const checkout = await loadCheckout(app.db, app.config.networks, request.params.id, app.clock());
-      const tr = translator(negotiate(request.headers['accept-language'], request.query.lang));
+      const tr = translator(negotiate(request.headers['accept-language'], langFrom(request.query)));
       noStore(reply);
       reply.header('Vary', 'Accept-Language').header('Content-Language', tr.lang);
       return reply.type('text/html; charset=utf-8').send(checkoutPage(checkout, payRoot(request.url), tr));
@@ -108,7 +111,8 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.clock(),
         app.config.publicBaseUrl,
       );
-      const lang = request.query.lang ? `?lang=${negotiate(undefined, request.query.lang)}` : '';
+      const wanted = langFrom(request.query);
+      const lang = wanted ? `?lang=${negotiate(undefined, wanted)}` : '';
       return reply.redirect(`${payRoot(request.url)}${request.params.id}${lang}`, 303);
     },
   );

@@ -41,7 +41,13 @@ export function statusBlock(c: Checkout, tr: Translator): Html {
       });
     case 'paid':
       return result('success', icons.check, tr.t('paid.heading'), {
-        text: html`${tr.t('paid.text', { merchant })} ${c.invoice.paidLate ? tr.t('paid.late') : ''} ${row.redirect_url ? '' : tr.t('paid.close')}`,
+        text: html`${[
+          tr.t('paid.text', { merchant }),
+          c.invoice.paidLate ? tr.t('paid.late') : '',
+          row.redirect_url ? '' : tr.t('paid.close'),
+        ]
+          .filter(Boolean)
+          .join(' ')}`,
         extra: row.redirect_url ? returnToShop(c, tr, row.redirect_url) : undefined,
         rows: [
           [tr.t('row.paidOn'), dateTime(tr, c.invoice.paidAt ?? row.updated_at)],
