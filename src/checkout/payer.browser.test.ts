@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../../test/app.js';
 import { skipBrowserTests } from '../../test/browser/chromium.js';
 import { type Harness, startHarness } from '../../test/browser/harness.js';
+import { sandboxProject } from '../../test/browser/seed.js';
+import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 import { contrast } from '../branding/contrast.js';
 import { LANGUAGE_CODES, LANGUAGES } from './i18n/i18n.js';
 
@@ -50,39 +52,53 @@ describe.skipIf(skipBrowserTests)("the payer's view in Chromium", () => {
     await page.context().close();
   });
 
-  test('on a phone, amount, address (with copy buttons) and "Open in wallet" are above the fold, before the QR code', async () => {
-    const inv = await h.newInvoice();
-    const page = await h.open(`/pay/${inv.id}`, { viewport: PHONE });
-    const items = {
-      amount: page.getByRole('heading', { level: 1 }),
-      copyAmount: page.getByRole('button', { name: 'Copy amount' }),
-      wallet: page.getByRole('link', { name: 'Open in wallet' }),
-      address: page.locator('#pay-address'),
-      copyAddress: page.getByRole('button', { name: 'Copy address' }),
-    };
-    for (const [name, locator] of Object.entries(items)) {
-      const box = await locator.boundingBox();
-      expect(box, name).not.toBeNull();
-      expect(box?.y, name).toBeGreaterThanOrEqual(0);
-      expect((box?.y ?? 0) + (box?.height ?? 0), name).toBeLessThanOrEqual(PHONE.height);
-      expect(box?.x ?? 0, name).toBeGreaterThanOrEqual(0);
-      expect((box?.x ?? 0) + (box?.width ?? 0), name).toBeLessThanOrEqual(PHONE.width);
-    }
-    const qr = await page.locator('svg.qr').boundingBox();
-    const wallet = await items.wallet.boundingBox();
-    expect(qr?.y).toBeGreaterThan((wallet?.y ?? 0) + (wallet?.height ?? 0));
-    await expect(items.wallet.getAttribute('href')).resolves.toBe(
-      `sandbox:${inv.pay_address}?amount=25.00&currency=USDT`,
-    );
-    // Groups of four, each on one line; the text is still the address, without spaces.
-    await expect(items.address.textContent()).resolves.toBe(inv.pay_address);
-    const groups = await items.address
-      .locator('span')
-      .evaluateAll((spans) => spans.map((s) => [s.textContent, s.getClientRects().length]));
-    expect(groups.map(([text]) => text).join('')).toBe(inv.pay_address);
-    expect(groups.every(([text, lines]) => lines === 1 && String(text).length <= 4)).toBe(true);
-    await page.context().close();
-  });
+  test.each(['sandbox', 'tron', 'polygon'] as const)(
+    'on a phone (%s), amount, address (with copy buttons) and "Open in wallet" are above the fold, before the QR code',
+    async (network) => {
+      const inv =
+        network === 'sandbox'
+          ? await h.newInvoice()
+          : await (
+              await sandboxProject(h.t.app, ADMIN_TOKEN, {
+                network,
+                ...(network === 'polygon' ? { currency: 'USDC', xpub: TEST_XPUB } : { xpub: TRON_TEST_XPUB }),
+              })
+            )('25.00');
+      const page = await h.open(`/pay/${inv.id}`, { viewport: PHONE });
+      const items = {
+        amount: page.getByRole('heading', { level: 1 }),
+        copyAmount: page.getByRole('button', { name: 'Copy amount' }),
+        wallet: page.getByRole('link', { name: 'Open in wallet' }),
+        address: page.locator('#pay-address'),
+        copyAddress: page.getByRole('button', { name: 'Copy address' }),
+      };
+      for (const [name, locator] of Object.entries(items)) {
+        const box = await locator.boundingBox();
+        expect(box, name).not.toBeNull();
+        expect(box?.y, name).toBeGreaterThanOrEqual(0);
+        expect((box?.y ?? 0) + (box?.height ?? 0), name).toBeLessThanOrEqual(PHONE.height);
+        expect(box?.x ?? 0, name).toBeGreaterThanOrEqual(0);
+        expect((box?.x ?? 0) + (box?.width ?? 0), name).toBeLessThanOrEqual(PHONE.width);
+      }
+      const qr = await page.locator('svg.qr').boundingBox();
+      const wallet = await items.wallet.boundingBox();
+      expect(qr?.y).toBeGreaterThan((wallet?.y ?? 0) + (wallet?.height ?? 0));
+      const wallets = {
+        sandbox: `sandbox:${inv.pay_address}?amount=25.00&currency=USDT`,
+        tron: `tron:${inv.pay_address}`,
+        polygon: `ethereum:0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359@137/transfer?address=${inv.pay_address}&uint256=25000000`,
+      };
+      await expect(items.wallet.getAttribute('href')).resolves.toBe(wallets[network]);
+      // Groups of four, each on one line; the text is still the address, without spaces.
+      await expect(items.address.textContent()).resolves.toBe(inv.pay_address);
+      const groups = await items.address
+        .locator('span')
+        .evaluateAll((spans) => spans.map((s) => [s.textContent, s.getClientRects().length]));
+      expect(groups.map(([text]) => text).join('')).toBe(inv.pay_address);
+      expect(groups.every(([text, lines]) => lines === 1 && String(text).length <= 4)).toBe(true);
+      await page.context().close();
+    },
+  );
 
   test('the amount copy button copies the plain decimal, whatever the language shows', async () => {
     const inv = await h.newInvoice();
