@@ -31,7 +31,21 @@ beforeAll(async () => {
   await h.pay(part.id, { amount: '5.00' });
   const back = await h.newInvoice(3600, { redirect_url: 'https://shop.example/orders/1' });
   await h.pay(back.id);
+  // A branded page: the brand colour's derived text must pass axe's contrast check in both schemes.
+  const branded = await h.newInvoice(5400);
+  const { project_id } = await h.t.database.db
+    .selectFrom('invoices')
+    .select('project_id')
+    .where('id', '=', branded.id)
+    .executeTakeFirstOrThrow();
+  await h.t.app.inject({
+    method: 'PATCH',
+    url: `/v1/admin/projects/${project_id}/branding`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    payload: { brand_color: '#0e7490' },
+  });
   extra = {
+    branded: `/pay/${branded.id}`,
     'part-paid': `/pay/${part.id}`,
     'paid-return': `/pay/${back.id}`,
     'waiting-ru': `/pay/${h.ids.waiting}?lang=ru`,
