@@ -49,9 +49,9 @@ export function carriesAmount(network: string, networks: NetworkRegistry): boole
 
 /**
  * The "Open in wallet" link: a URI a wallet on the same phone registers for. EVM networks: the same
- * EIP-681 transfer as the QR code (amount and token filled in). TRON: `tron:<address>`, the plain
- * address URI TronLink and Trust Wallet open (TRON has no shared payment-URI standard, so the amount is
- * typed by hand, as the page says). Sandbox: its own URI, which no wallet opens (it shows what the page
+ * EIP-681 transfer as the QR code (amount and token filled in). TRON: `tron:<address>`, a plain
+ * address URI for wallets that register the scheme (TRON has no shared payment-URI standard, so the
+ * amount is typed by hand, as the page says, and Copy is beside it for wallets that do not). Sandbox: its own URI, which no wallet opens (it shows what the page
  * would hand one). Undefined where no wallet URI scheme is known: the page then offers none.
  */
 export function walletLink(target: PaymentTarget, networks: NetworkRegistry): string | undefined {
