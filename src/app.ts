@@ -12,6 +12,8 @@ import type { Kysely } from 'kysely';
 import { guardAdminApi } from './admin/authorize.js';
 import { metricsRoutes } from './admin/metrics.js';
 import { adminRoutes } from './admin/routes.js';
+import { BrandingSchema } from './branding/branding.js';
+import { brandingAdminRoutes } from './branding/routes.js';
 import { sendPageNotFound } from './checkout/errors.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import type { Config } from './config.js';
@@ -30,6 +32,7 @@ import { traceIdFor } from './http/trace.js';
 import { createValidation, noControlCharacters } from './http/validation.js';
 import { idempotencyKeyFormat } from './invoices/idempotency.js';
 import { amountFormat, InvoiceSchema, statusListFormat } from './invoices/invoice.js';
+import { returnUrlFormat } from './invoices/return-url.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { type Authenticator, createAuthenticator, type Principal } from './merchants/authenticate.js';
 import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant.js';
@@ -67,17 +70,20 @@ export interface AppDeps {
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Every string format a route schema names, explained rule by rule when a value breaks it. */
-const FORMATS = [
-  noControlCharacters,
-  amountFormat,
-  statusListFormat,
-  idempotencyKeyFormat,
-  paymentAmountFormat,
-];
+function formats(config: Config) {
+  return [
+    noControlCharacters,
+    amountFormat,
+    statusListFormat,
+    idempotencyKeyFormat,
+    paymentAmountFormat,
+    returnUrlFormat(config.webhookAllowPrivate),
+  ];
+}
 
 /** The one place routes and hooks are registered; main.ts and the tests both build the app here. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const validation = createValidation(FORMATS);
+  const validation = createValidation(formats(deps.config));
   const clock = deps.clock ?? (() => new Date());
   const app = Fastify({
     ...(deps.loggerInstance
@@ -140,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addSchema(AccountSchema);
   app.addSchema(ProjectSchema);
   app.addSchema(ApiKeySchema);
+  app.addSchema(BrandingSchema);
   await app.register(swagger, openApiOptions(deps.config));
 
   await app.register(healthRoutes, { prefix: '/v1' });
@@ -159,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(sandboxRoutes);
       await admin.register(webhookAdminRoutes);
       await admin.register(networkAdminRoutes);
+      await admin.register(brandingAdminRoutes);
     },
     { prefix: '/v1/admin' },
   );

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../../test/app.js';
 import { skipBrowserTests } from '../../test/browser/chromium.js';
 import { type Harness, startHarness } from '../../test/browser/harness.js';
-import { STATES, sandboxProject } from '../../test/browser/seed.js';
+import { STATES, type State, sandboxProject } from '../../test/browser/seed.js';
 import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -20,11 +20,37 @@ interface Violation {
 let h: Harness;
 /** A TRON invoice's page: its own instructions (the amount typed by hand) must pass too. */
 let tronInvoice: string;
+/** Issue 13's views: a part-payment, the way back to the shop, and other languages. */
+let extra: Record<string, string>;
 beforeAll(async () => {
   if (skipBrowserTests) return;
   h = await startHarness();
   const tron = await sandboxProject(h.t.app, ADMIN_TOKEN, { network: 'tron', xpub: TRON_TEST_XPUB });
   tronInvoice = (await tron('25.00')).id;
+  const part = await h.newInvoice(3600, { cancel_url: 'https://shop.example/cart' });
+  await h.pay(part.id, { amount: '5.00' });
+  const back = await h.newInvoice(3600, { redirect_url: 'https://shop.example/orders/1' });
+  await h.pay(back.id);
+  // A branded page: the brand colour's derived text must pass axe's contrast check in both schemes.
+  const branded = await h.newInvoice(5400);
+  const { project_id } = await h.t.database.db
+    .selectFrom('invoices')
+    .select('project_id')
+    .where('id', '=', branded.id)
+    .executeTakeFirstOrThrow();
+  await h.t.app.inject({
+    method: 'PATCH',
+    url: `/v1/admin/projects/${project_id}/branding`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    payload: { brand_color: '#0e7490' },
+  });
+  extra = {
+    branded: `/pay/${branded.id}`,
+    'part-paid': `/pay/${part.id}`,
+    'paid-return': `/pay/${back.id}`,
+    'waiting-ru': `/pay/${h.ids.waiting}?lang=ru`,
+    'waiting-zh': `/pay/${h.ids.waiting}?lang=zh`,
+  };
 });
 afterAll(async () => {
   await h?.close();
@@ -41,9 +67,10 @@ describe.skipIf(skipBrowserTests)('accessibility (axe-core)', () => {
       // Only this test lifts the CSP, so that axe's own script can be injected.
       const page = await h.open('', { viewport, colorScheme, bypassCSP: true });
       const found: string[] = [];
-      for (const state of [...STATES, 'not-found', 'tron'] as const) {
-        const id = state === 'not-found' ? 'inv_missing' : state === 'tron' ? tronInvoice : h.ids[state];
-        await page.goto(`${h.base}/pay/${id}`);
+      for (const state of [...STATES, 'not-found', 'tron', ...Object.keys(extra)]) {
+        const id =
+          state === 'not-found' ? 'inv_missing' : state === 'tron' ? tronInvoice : h.ids[state as State];
+        await page.goto(`${h.base}${extra[state] ?? `/pay/${id}`}`);
         await page.addScriptTag({ path: AXE });
         const violations: Violation[] = await page.evaluate(async () => {
           const result = await (globalThis as any).axe.run((globalThis as any).document, {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { brandStylesheet, checkBrandColor } from '../branding/contrast.js';
 
 export interface Asset {
   /** The file name with its content hash (`pay.3f9a1c2b7d.css`): a new URL whenever the content changes. */
@@ -31,3 +32,20 @@ export function checkoutAssets() {
   }
   return loaded;
 }
+
+/**
+ * A project's brand colour as a stylesheet of its own (the CSP allows no inline style): its URL is
+ * the colour, so it is cached for good, and only colours that pass the contrast rule exist.
+ */
+export function brandAsset(name: string): Asset | undefined {
+  const hex = /^brand-([0-9a-f]{6})\.css$/.exec(name)?.[1];
+  if (!hex || !checkBrandColor(`#${hex}`).ok) return undefined;
+  return {
+    name,
+    body: Buffer.from(brandStylesheet(`#${hex}`)),
+    type: 'text/css; charset=utf-8',
+    etag: `"brand-${hex}"`,
+  };
+}
+
+export const brandAssetName = (color: string) => `brand-${color.slice(1)}.css`;

@@ -44,7 +44,7 @@ describe('formatRemaining', () => {
 });
 
 test('formatDateTime is UTC, day month year, 24 h', () => {
-  expect(formatDateTime(new Date('2026-11-21T09:04:05.123Z'))).toBe('21 Nov 2026, 09:04 UTC');
+  expect(formatDateTime('en-GB', new Date('2026-11-21T09:04:05.123Z'))).toBe('21 Nov 2026, 09:04 UTC');
 });
 
 describe('payRoot: links relative to /pay/, so the page also works under a proxy sub-path', () => {

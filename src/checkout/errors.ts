@@ -2,33 +2,41 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { noStore, setSecurityHeaders } from './headers.js';
+import { negotiate, translator } from './i18n/i18n.js';
 import { messagePage, payRoot } from './layout.js';
 
-/** Sends one of the payer-facing message pages (404, 429…) with the page's look. */
+export type MessageKind = 'notFound' | 'rateLimited' | 'forbidden' | 'invalid' | 'error';
+
+/** Sends one of the payer-facing message pages (404, 429…) with the page's look, in the payer's language. */
 export function sendMessage(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  heading: string,
-  text: string,
+  kind: MessageKind,
+  vars: Record<string, string> = {},
 ) {
+  const query = request.query as Record<string, unknown> | undefined;
+  const lang = typeof query?.lang === 'string' ? query.lang : undefined;
+  const tr = translator(negotiate(request.headers['accept-language'], lang));
   setSecurityHeaders(reply);
   noStore(reply);
   return reply
     .code(status)
+    .header('Content-Language', tr.lang)
     .type('text/html; charset=utf-8')
-    .send(messagePage(payRoot(request.url), heading, text));
+    .send(
+      messagePage(
+        payRoot(request.url),
+        tr,
+        tr.t(`message.${kind}.heading`),
+        tr.t(`message.${kind}.text`, vars),
+      ),
+    );
 }
 
 /** The payer's 404 page; also for routing.ts, whose unroutable URLs (bad percent-encoding) skip our routes. */
 export function sendPageNotFound(request: FastifyRequest, reply: FastifyReply) {
-  return sendMessage(
-    request,
-    reply,
-    404,
-    'Payment page not found',
-    'This link does not match any invoice. Check that you have the whole link, or ask the merchant for a new one.',
-  );
+  return sendMessage(request, reply, 404, 'notFound');
 }
 
 /**
@@ -43,32 +51,14 @@ export function htmlErrors(err: FastifyError, request: FastifyRequest, reply: Fa
   if (code === 'NOT_FOUND') return sendPageNotFound(request, reply);
   if (code === 'RATE_LIMITED') {
     const wait = reply.getHeader('Retry-After') ?? '60';
-    return sendMessage(
-      request,
-      reply,
-      429,
-      'Too many requests',
-      `Please wait ${wait} seconds, then reload this page.`,
-    );
+    return sendMessage(request, reply, 429, 'rateLimited', { seconds: String(wait) });
   }
   const status = err instanceof ApiError ? err.statusCode : (err.statusCode ?? 500);
   if (status < 500) {
-    return sendMessage(
-      request,
-      reply,
-      422,
-      'Request not understood',
-      'Go back to the payment page and try again.',
-    );
+    return sendMessage(request, reply, 422, 'invalid');
   }
   const down = isDatabaseUnavailable(err);
   request.log.error({ err }, down ? 'database unavailable' : 'unhandled error');
   if (down) reply.header('Retry-After', '5');
-  return sendMessage(
-    request,
-    reply,
-    down ? 503 : 500,
-    'Something went wrong',
-    'This is a problem on our side, not yours. Please reload the page in a moment.',
-  );
+  return sendMessage(request, reply, down ? 503 : 500, 'error');
 }

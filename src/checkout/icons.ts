@@ -26,5 +26,9 @@ export const icons = {
     '<path d="M9 3h6M10 3v6.5L4.6 18.4A1.7 1.7 0 0 0 6 21h12a1.7 1.7 0 0 0 1.4-2.6L14 9.5V3"/><path d="M7.5 15h9"/>',
   ),
   lock: icon('lock', '<rect x="4" y="11" width="16" height="10" rx="2"/><path d="M8 11V7a4 4 0 0 1 8 0v4"/>'),
+  wallet: icon(
+    'wallet',
+    '<path d="M19 7V5a2 2 0 0 0-2-2H5a2 2 0 0 0 0 4h14a1 1 0 0 1 1 1v4h-3a2 2 0 0 0 0 4h3a1 1 0 0 0 1-1v-2.5M3 5v14a2 2 0 0 0 2 2h14a1 1 0 0 0 1-1v-4"/>',
+  ),
   search: icon('search', '<circle cx="11" cy="11" r="7"/><path d="m20 20-3.5-3.5"/>'),
 };

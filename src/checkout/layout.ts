@@ -1,5 +1,6 @@
-import { type Asset, checkoutAssets } from './assets.js';
-import { type Html, html } from './html.js';
+import { type Asset, brandAssetName, checkoutAssets } from './assets.js';
+import { type Html, html, raw } from './html.js';
+import { LANGUAGE_CODES, LANGUAGES, type Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
 
 /**
@@ -14,11 +15,44 @@ export function payRoot(url: string): string {
 
 const assetUrl = (root: string, asset: Asset) => `${root}assets/${asset.name}`;
 
+/**
+ * JSON inside a <script type="application/json"> data block: inert (no script runs, the CSP is not
+ * involved), and `<`, `>` and `&` escaped so that no text a merchant chose can close the element.
+ */
+function jsonData(value: unknown): Html {
+  return raw(
+    JSON.stringify(value).replace(
+      /[<>&\u2028\u2029]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    ),
+  );
+}
+
+/** Links to the page in each language; relative (`?lang=es`), so they keep the page's path. */
+function languageNav(tr: Translator): Html {
+  return html`<nav class="languages" aria-label="${tr.t('language.label')}"><ul>${LANGUAGE_CODES.map(
+    (code) =>
+      html`<li><a href="?lang=${code}" hreflang="${code}" lang="${code}"${code === tr.lang ? html` aria-current="true"` : ''}>${LANGUAGES[code].name}</a></li>`,
+  )}</ul></nav>`;
+}
+
 /** The document around a page: no inline script or style anywhere (the CSP allows neither). */
-export function documentHtml(opts: { title: string; root: string; main: Html }): string {
+export function documentHtml(opts: {
+  title: string;
+  root: string;
+  main: Html;
+  tr: Translator;
+  /** Messages pay.js shows by itself, read from a JSON data block (never executable inline script). */
+  scriptMessages?: Record<string, string>;
+  /** The project's brand colour (`#rrggbb`), loaded as its own stylesheet. */
+  brandColor?: string | null | undefined;
+  /** The footer's language links (not on message pages: their URL may be anything). */
+  languages?: boolean;
+}): string {
   const { css, js } = checkoutAssets();
+  const tr = opts.tr;
   return html`<!doctype html>
-<html lang="en">
+<html lang="${tr.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -27,13 +61,15 @@ export function documentHtml(opts: { title: string; root: string; main: Html }):
 <title>${opts.title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assetUrl(opts.root, css)}">
+${opts.brandColor ? html`<link rel="stylesheet" href="${opts.root}assets/${brandAssetName(opts.brandColor)}">` : ''}
 <script src="${assetUrl(opts.root, js)}" defer></script>
+${opts.scriptMessages ? html`<script type="application/json" id="pay-messages">${jsonData(opts.scriptMessages)}</script>` : ''}
 </head>
 <body>
 <div class="page">
 ${opts.main}
 <div id="announcer" class="visually-hidden" role="status"></div>
-<footer class="footer">${icons.lock}<span>Secured by Paydesk</span></footer>
+<footer class="footer"><p class="secured">${icons.lock}<span>${tr.t('footer')}</span></p>${opts.languages === false ? '' : languageNav(tr)}</footer>
 </div>
 </body>
 </html>
@@ -41,9 +77,9 @@ ${opts.main}
 }
 
 /** A page for when there is no checkout to show (404, 429…): same look, one message. */
-export function messagePage(root: string, heading: string, text: string): string {
+export function messagePage(root: string, tr: Translator, heading: string, text: string): string {
   const main = html`<main class="card card-message">
 <div class="result result-neutral">${icons.search}<h1>${heading}</h1><p>${text}</p></div>
 </main>`;
-  return documentHtml({ title: `${heading} · Paydesk`, root, main });
+  return documentHtml({ title: `${heading} · Paydesk`, root, main, tr, languages: false });
 }

@@ -11,6 +11,7 @@ import {
 import { money } from '../money/money.js';
 import { paymentRequest } from '../networks/payment-request.js';
 import { CONTENT_SECURITY_POLICY } from './headers.js';
+import { addressGroups } from './page.js';
 
 const clock = manualClock();
 let t: TestApp;
@@ -46,11 +47,15 @@ describe('GET /pay/{id}', () => {
     expect(res.body).toMatch(/^<!doctype html>\n<html lang="en">/);
     expect(stateOf(res.body)).toBe('waiting');
     expect(res.body).toContain(
-      '<span class="amount-value">12.50</span> <span class="amount-currency">USDT</span>',
+      '<span class="amount-value" id="pay-amount">12.50</span> <span class="amount-currency">USDT</span>',
     );
     expect(res.body).toContain('>Sandbox</p>');
-    expect(res.body).toContain(`<code class="address" id="pay-address">${inv.pay_address}</code>`);
+    expect(res.body).toContain(
+      `<code class="address" id="pay-address">${addressGroups(inv.pay_address)}</code>`,
+    );
     expect(res.body).toContain('data-copy="pay-address"');
+    expect(res.body).toContain('data-copy="pay-amount" data-copy-value="12.50"');
+    expect(res.body).toContain(`href="sandbox:${inv.pay_address}?amount=12.50&amp;currency=USDT"`);
     expect(res.body).toMatch(/<svg class="qr"[^>]*role="img"/);
     expect(res.body).toContain('data-countdown>01:00</time>');
     expect(res.body).toContain(
@@ -68,7 +73,8 @@ describe('GET /pay/{id}', () => {
   test('holds no merchant-internal data, no inline script and no style attribute', async () => {
     const res = await page((await newInvoice()).id);
     expect(res.body).not.toMatch(/order-secret-7|internal-x|prj_|acct_|svc_secret|metadata/);
-    expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    // The only script element without src is inert data (the script's messages), never code.
+    expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")/);
     expect(res.body).not.toMatch(/\sstyle=|<style|\son\w+=/i);
   });
 
@@ -87,7 +93,10 @@ describe('GET /pay/{id}', () => {
     const inv = await newInvoice();
     await pay(inv.id, { amount: '2.50' });
     const res = await page(inv.id);
-    expect(res.body).toContain('We received 2.50 USDT so far.');
+    // The headline is what is left to send, not the invoice's total.
+    expect(res.body).toContain('<p class="summary-label">Remaining to pay</p>');
+    expect(res.body).toContain('<span class="amount-value" id="pay-amount">10.00</span>');
+    expect(res.body).toContain('Invoice total 12.50 USDT, of which 2.50 USDT received');
     expect(res.body).toContain('<strong>10.00 USDT</strong>');
     const request = paymentRequest(
       { network: 'sandbox', currency: 'USDT', pay_address: inv.pay_address, amount: money('10.00') },
@@ -176,6 +185,32 @@ describe('pages that do not exist', () => {
       expect(res.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
       if (method === 'GET') expect(res.body).toContain('<h1>Payment page not found</h1>');
     }
+  });
+
+  test("the 404 page speaks the payer's language too", async () => {
+    const ru = await t.app.inject({
+      url: '/pay/inv_unknown0000000000000000000',
+      headers: { 'accept-language': 'ru-RU,ru;q=0.9' },
+    });
+    expect(ru.statusCode).toBe(404);
+    expect(ru.body).toMatch(/^<!doctype html>\n<html lang="ru">/);
+    expect(ru.body).toContain('<h1>Страница оплаты не найдена</h1>');
+    const es = await t.app.inject({ url: '/pay/inv_unknown0000000000000000000?lang=es' });
+    expect(es.body).toContain('<h1>Página de pago no encontrada</h1>');
+  });
+
+  test('a page in another language: html lang, Content-Language, Vary, and the amounts written its way', async () => {
+    const inv = await newInvoice();
+    const res = await t.app.inject({ url: `/pay/${inv.id}`, headers: { 'accept-language': 'pt-BR' } });
+    expect(res.body).toMatch(/^<!doctype html>\n<html lang="pt">/);
+    expect(res.headers['content-language']).toBe('pt');
+    expect(res.headers.vary).toBe('Accept-Language');
+    expect(res.body).toContain('<span class="amount-value" id="pay-amount">12,50</span>');
+    expect(res.body).toContain('data-copy-value="12.50"');
+    expect(res.body).toContain(`data-page-url="${inv.id}?lang=pt"`);
+    expect(res.body).toContain(
+      '<script type="application/json" id="pay-messages">{"copied":"Copiado para a área de transferência"',
+    );
   });
 
   test('API paths keep their JSON 404', async () => {

@@ -1,81 +1,146 @@
+import { logoPath } from '../branding/branding.js';
+import { confirmedTotal } from '../invoices/lifecycle.js';
 import { formatMoney } from '../money/money.js';
+import { formatAmount } from './format.js';
 import { type Html, html } from './html.js';
+import type { Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
 import { documentHtml } from './layout.js';
 import { qrSvg } from './qr.js';
 import { type Checkout, canSimulate } from './service.js';
 import { statusBlock } from './states.js';
 
-const TITLES = {
-  waiting: 'Pay',
-  detected: 'Payment detected',
-  paid: 'Payment received',
-  expired: 'Invoice expired',
-  failed: 'Payment failed',
-} as const;
-
 /** The whole payment page: the one renderer of every view, used for the first load and every live update. */
-export function checkoutPage(c: Checkout, root: string): string {
+export function checkoutPage(c: Checkout, root: string, tr: Translator): string {
   const { row } = c;
-  const title = `${TITLES[c.state]} ${c.status.amount} ${row.currency} · ${row.project_name}`;
-  return documentHtml({ title, root, main: checkoutMain(c, root) });
+  const shown = c.state === 'waiting' ? formatMoney(c.due) : c.status.amount;
+  const title = `${tr.t(`title.${c.state}`)} ${formatAmount(tr.locale, shown)} ${row.currency} · ${row.project_name}`;
+  return documentHtml({
+    title,
+    root,
+    main: checkoutMain(c, root, tr),
+    tr,
+    scriptMessages: scriptMessages(c, tr),
+    brandColor: row.brand_color,
+  });
 }
 
-function checkoutMain(c: Checkout, root: string): Html {
+function checkoutMain(c: Checkout, root: string, tr: Translator): Html {
   const { row, state } = c;
   const self = `${root}${row.id}`;
+  // The language travels with every request the page makes, so a live update speaks it too.
+  const lang = `?lang=${tr.lang}`;
   const terminal = state === 'paid' || state === 'failed';
-  return html`<main id="checkout" class="card view-${state}" data-state="${state}" data-etag="${c.etag}" data-page-url="${self}" data-status-url="${self}/status" data-server-now="${c.now.toISOString()}" data-terminal="${String(terminal)}">
-${merchantHeader(c)}
-${summary(c)}
-${statusBlock(c)}
-${state === 'waiting' ? payDetails(c) : ''}
-${canSimulate(c) ? simulateForm(self) : ''}
-${terminal ? '' : html`<noscript><p class="note">JavaScript is off, so this page does not update by itself: reload it to see the latest status.</p></noscript>`}
+  return html`<main id="checkout" class="card view-${state}" data-state="${state}" data-etag="${c.etag}" data-page-url="${self}${lang}" data-status-url="${self}/status" data-server-now="${c.now.toISOString()}" data-terminal="${String(terminal)}">
+${merchantHeader(c, root, tr)}
+${summary(c, tr)}
+${statusBlock(c, tr)}
+${state === 'waiting' ? payDetails(c, tr) : ''}
+${canSimulate(c) ? simulateForm(`${self}/simulate${lang}`, tr) : ''}
+${terminal ? '' : html`<noscript><p class="note">${tr.t('noscript')}</p></noscript>`}
 </main>`;
 }
 
-function merchantHeader(c: Checkout): Html {
-  const name = c.row.project_name;
+function merchantHeader(c: Checkout, root: string, tr: Translator): Html {
+  const { row } = c;
+  const name = row.project_name;
   const initial = Array.from(name.trim())[0]?.toUpperCase() ?? '?';
+  // The logo is decorative (alt=""): the project's name is written beside it.
+  const mark = row.logo_hash
+    ? html`<img class="logo" src="${root}${logoPath(row.logo_hash)}" alt="" width="${String(row.logo_width)}" height="${String(row.logo_height)}">`
+    : html`<span class="avatar" aria-hidden="true">${initial}</span>`;
   return html`<header class="merchant">
-<span class="avatar" aria-hidden="true">${initial}</span>
+${mark}
 <p class="merchant-name">${name}</p>
-<p class="badge network-${c.row.network === 'sandbox' ? 'test' : 'live'}"><span class="visually-hidden">Network: </span>${c.networkLabel}</p>
+<p class="badge network-${c.row.network === 'sandbox' ? 'test' : 'live'}"><span class="visually-hidden">${tr.t('merchant.network')} </span>${c.networkLabel}</p>
 </header>`;
 }
 
-function summary(c: Checkout): Html {
-  const label = c.state === 'paid' ? 'Amount paid' : c.state === 'waiting' ? 'Amount due' : 'Amount';
+/**
+ * The headline is what to send now: after a part-payment, the remaining amount (a payer who reads
+ * only the big number must not send the full amount again), with the total and what arrived below.
+ */
+function summary(c: Checkout, tr: Translator): Html {
+  const { row } = c;
+  const waiting = c.state === 'waiting';
+  const received = confirmedTotal(c.invoice);
+  const partial = waiting && received > 0n;
+  const label = partial
+    ? tr.t('summary.remaining')
+    : tr.t(c.state === 'paid' ? 'summary.paid' : waiting ? 'summary.due' : 'summary.amount');
+  const value = waiting ? formatMoney(c.due) : c.status.amount;
+  const money = (decimal: string) => `${formatAmount(tr.locale, decimal)} ${row.currency}`;
   return html`<div class="summary">
 <p class="summary-label">${label}</p>
-<h1 class="amount"><span class="amount-value">${c.status.amount}</span> <span class="amount-currency">${c.row.currency}</span></h1>
+<div class="amount-line">
+<h1 class="amount"><span class="amount-value" id="pay-amount">${formatAmount(tr.locale, value)}</span> <span class="amount-currency">${row.currency}</span></h1>
+${waiting ? copyButton('pay-amount', tr.t('copy.amount'), tr, value) : ''}
+</div>
+${partial ? html`<p class="summary-partial">${tr.t('summary.partial', { total: money(c.status.amount), received: money(formatMoney(received)) })}</p>` : ''}
 </div>`;
 }
 
-function payDetails(c: Checkout): Html {
+/**
+ * Phone first: on a phone the payer pays from this very device, so "Open in wallet", the address and
+ * its copy button come first (above the fold at 375×667); the QR code, for paying from another
+ * device, comes after them.
+ */
+function payDetails(c: Checkout, tr: Translator): Html {
   const { row } = c;
-  const request = c.paymentRequest;
+  const due = html`<strong>${formatAmount(tr.locale, formatMoney(c.due))} ${row.currency}</strong>`;
+  const dueText = `${formatAmount(tr.locale, formatMoney(c.due))} ${row.currency}`;
   return html`<section class="pay" aria-labelledby="pay-heading">
-<h2 id="pay-heading" class="visually-hidden">Payment details</h2>
-<figure class="qr-frame">
-${qrSvg(request, `QR code to pay ${formatMoney(c.due)} ${row.currency} to ${row.pay_address}`)}
-<figcaption>${c.requestCarriesAmount ? 'Scan with your wallet app' : 'Scan for the address'}</figcaption>
-</figure>
+<h2 id="pay-heading" class="visually-hidden">${tr.t('pay.heading')}</h2>
+${c.walletUri ? html`<a class="button button-primary button-brand button-wallet" href="${c.walletUri}">${icons.wallet}<span>${tr.t('pay.openWallet')}</span></a>` : ''}
 <div class="field-head">
-<p class="field-label">Payment address</p>
-<button type="button" class="button button-copy" data-copy="pay-address" hidden>${icons.copy}<span>Copy<span class="visually-hidden"> address</span></span></button>
+<p class="field-label">${tr.t('pay.address')}</p>
+${copyButton('pay-address', tr.t('copy.address'), tr)}
 </div>
-<code class="address" id="pay-address">${row.pay_address}</code>
+<code class="address" id="pay-address">${addressGroups(row.pay_address)}</code>
 <p class="copy-status" role="status" data-copy-status></p>
+${c.requestCarriesAmount ? '' : html`<p class="instruction">${tr.h('waiting.typeAmount', { amount: due })}</p>`}
+<figure class="qr-frame">
+${qrSvg(c.paymentRequest, tr.t('pay.qrLabel', { amount: dueText, address: row.pay_address }))}
+<figcaption>${tr.t(c.requestCarriesAmount ? 'pay.qrCaption' : 'pay.qrCaptionAddress')}</figcaption>
+</figure>
+${row.network === 'sandbox' ? '' : html`<p class="instruction">${tr.t('waiting.onlyToken', { currency: row.currency, network: c.networkLabel })}</p>`}
+${row.cancel_url ? html`<p class="cancel"><a href="${row.cancel_url}" rel="noreferrer">${tr.t('pay.cancel')}</a></p>` : ''}
 </section>`;
 }
 
-function simulateForm(self: string): Html {
+function copyButton(target: string, label: string, tr: Translator, value?: string): Html {
+  return html`<button type="button" class="button button-copy" data-copy="${target}"${value === undefined ? '' : html` data-copy-value="${value}"`} aria-label="${label}" hidden>${icons.copy}<span>${tr.t('copy.button')}</span></button>`;
+}
+
+/**
+ * The address in groups of four ("0x" on its own), so it can be compared by eye. Each group is a
+ * span and a line may only break between groups (<wbr>), never inside one; the text content, which
+ * the copy button and a selection take, is still the address exactly, without spaces.
+ */
+export function addressGroups(address: string): Html {
+  const prefix = address.startsWith('0x') ? ['0x'] : [];
+  const rest = address.slice(prefix.join('').length);
+  const groups = [...prefix, ...(rest.match(/.{1,4}/g) ?? [])];
+  return html`${groups.map((g, i) => html`${i > 0 ? html`<wbr>` : ''}<span>${g}</span>`)}`;
+}
+
+function simulateForm(action: string, tr: Translator): Html {
   return html`<section class="sandbox" aria-labelledby="sandbox-heading">
-<div class="sandbox-text">${icons.flask}<div><h2 id="sandbox-heading">Sandbox invoice</h2><p>No real funds move. Pay it as a test payer would:</p></div></div>
-<form method="post" action="${self}/simulate" data-simulate>
-<button type="submit" class="button button-primary">Simulate payment</button>
+<div class="sandbox-text">${icons.flask}<div><h2 id="sandbox-heading">${tr.t('sandbox.heading')}</h2><p>${tr.t('sandbox.text')}</p></div></div>
+<form method="post" action="${action}" data-simulate>
+<button type="submit" class="button button-primary">${tr.t('sandbox.button')}</button>
 </form>
 </section>`;
+}
+
+/** What pay.js says by itself (copy, countdown, the redirect), in the page's language. */
+function scriptMessages(c: Checkout, tr: Translator): Record<string, string> {
+  return {
+    copied: tr.t('script.copied'),
+    copyFallback: tr.t('script.copyFallback'),
+    processing: tr.t('script.processing'),
+    days: tr.t('script.days'),
+    redirecting: tr.t('paid.redirecting', { merchant: c.row.project_name, seconds: '{{seconds}}' }),
+    stayed: tr.t('paid.stayed'),
+  };
 }

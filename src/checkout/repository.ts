@@ -7,6 +7,7 @@ const findStatement = statement('checkout_find', (p: Placeholders<{ id: string }
   db
     .selectFrom('invoices as i')
     .innerJoin('projects as p', 'p.id', 'i.project_id')
+    .leftJoin('project_logos as l', 'l.project_id', 'p.id')
     // Only what the payer may see (contract §12): no metadata, order id, project id or account.
     .select([
       'i.id',
@@ -22,7 +23,14 @@ const findStatement = statement('checkout_find', (p: Placeholders<{ id: string }
       'i.paid_late',
       'i.failure_reason',
       'i.updated_at',
+      // Shown only as links on the page, never in /status (contract §12).
+      'i.redirect_url',
+      'i.cancel_url',
       'p.name as project_name',
+      'p.brand_color',
+      'l.hash as logo_hash',
+      'l.width as logo_width',
+      'l.height as logo_height',
     ])
     .where('i.id', '=', p.id),
 );

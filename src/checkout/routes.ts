@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { logoByName } from '../branding/service.js';
 import { ok } from '../http/envelope.js';
 import { ApiError } from '../http/errors.js';
 import { enforce, type Limit } from '../http/rate-limit.js';
 import { errorResponses, Success } from '../http/schemas.js';
-import { checkoutAssets } from './assets.js';
+import { brandAsset, checkoutAssets } from './assets.js';
 import { matchesIfNoneMatch, PublicStatusSchema } from './checkout.js';
 import { htmlErrors, sendMessage } from './errors.js';
 import { noStore, setSecurityHeaders } from './headers.js';
+import { negotiate, translator } from './i18n/i18n.js';
 import { payRoot } from './layout.js';
 import { checkoutPage } from './page.js';
 import { loadCheckout, simulateFromPage } from './service.js';
@@ -23,6 +25,11 @@ export const SIMULATE_LIMIT: Limit = { max: 10, windowMs: 60_000 };
 export const ASSET_LIMIT: Limit = { max: 600, windowMs: 60_000 };
 
 const Params = Type.Object({ id: Type.String() });
+// Other parameters (a shop's utm_… on the link) are ignored, not refused: this is a page for people.
+// `lang` is read only when it is one string (langFrom): a repeated or odd value falls back to the
+// browser's language rather than failing the page.
+const PageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()) });
+const langFrom = (query: { lang?: unknown }) => (typeof query.lang === 'string' ? query.lang : undefined);
 const AssetParams = Type.Object({ name: Type.String() });
 const hide = true;
 
@@ -43,11 +50,13 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/:id',
-    { schema: { hide, params: Params }, onRequest: pageLimit, exposeHeadRoute: true },
+    { schema: { hide, params: Params, querystring: PageQuery }, onRequest: pageLimit, exposeHeadRoute: true },
     async (request, reply) => {
       const checkout = await loadCheckout(app.db, app.config.networks, request.params.id, app.clock());
+      const tr = translator(negotiate(request.headers['accept-language'], langFrom(request.query)));
       noStore(reply);
-      return reply.type('text/html; charset=utf-8').send(checkoutPage(checkout, payRoot(request.url)));
+      reply.header('Vary', 'Accept-Language').header('Content-Language', tr.lang);
+      return reply.type('text/html; charset=utf-8').send(checkoutPage(checkout, payRoot(request.url), tr));
     },
   );
 
@@ -80,7 +89,12 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/:id/simulate',
     {
-      schema: { hide, params: Params, body: Type.Optional(Type.Object({}, { additionalProperties: false })) },
+      schema: {
+        hide,
+        params: Params,
+        querystring: PageQuery,
+        body: Type.Optional(Type.Object({}, { additionalProperties: false })),
+      },
       onRequest: limited('pay-simulate', SIMULATE_LIMIT),
     },
     async (request, reply) => {
@@ -88,7 +102,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // id can post this anyway. Refusing what browsers mark cross-site only keeps other sites from
       // pressing the button for a visitor (docs/payment-page.md).
       if (request.headers['sec-fetch-site'] === 'cross-site') {
-        return sendMessage(request, reply, 403, 'Not allowed', 'Use the button on the payment page.');
+        return sendMessage(request, reply, 403, 'forbidden');
       }
       await simulateFromPage(
         app.db,
@@ -97,7 +111,9 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.clock(),
         app.config.publicBaseUrl,
       );
-      return reply.redirect(`${payRoot(request.url)}${request.params.id}`, 303);
+      const wanted = langFrom(request.query);
+      const lang = wanted ? `?lang=${negotiate(undefined, wanted)}` : '';
+      return reply.redirect(`${payRoot(request.url)}${request.params.id}${lang}`, 303);
     },
   );
 
@@ -109,12 +125,31 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       exposeHeadRoute: true,
     },
     async (request, reply) => {
-      const asset = assets.byName.get(request.params.name);
+      const asset = assets.byName.get(request.params.name) ?? brandAsset(request.params.name);
       if (!asset) throw ApiError.notFound('No such file');
       // The name carries the content hash, so the file can be cached for good.
       reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('ETag', asset.etag);
       if (matchesIfNoneMatch(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
       return reply.type(asset.type).send(asset.body);
+    },
+  );
+
+  app.get(
+    '/logos/:name',
+    {
+      schema: { hide, params: AssetParams },
+      onRequest: limited('pay-assets', ASSET_LIMIT),
+      exposeHeadRoute: true,
+    },
+    async (request, reply) => {
+      const logo = await logoByName(app.db, request.params.name);
+      if (!logo) throw ApiError.notFound('No such file');
+      // The URL is the image's hash: cached for good. Only the re-encoded PNG is ever served, with its
+      // exact type, under nosniff (setSecurityHeaders) and the page's CSP (no script runs in it).
+      const etag = `"${logo.hash}"`;
+      reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('ETag', etag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type(logo.content_type).send(logo.image);
     },
   );
 

@@ -2,11 +2,18 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { hasIdShape } from '../ids.js';
-import { type InvoiceState, outstanding, stateAt } from '../invoices/lifecycle.js';
+import {
+  confirming,
+  type InvoiceState,
+  LATE_PAYMENT_WINDOW_MS,
+  outstanding,
+  type Payment,
+  stateAt,
+} from '../invoices/lifecycle.js';
 import { stateOf } from '../invoices/observe.js';
 import type { Money } from '../money/money.js';
 import { type NetworkRegistry, SANDBOX } from '../networks/network.js';
-import { carriesAmount, paymentRequest } from '../networks/payment-request.js';
+import { carriesAmount, paymentRequest, walletLink } from '../networks/payment-request.js';
 import { simulatePayment } from '../sandbox/service.js';
 import { toPublicStatus, type ViewState, versionTag, viewOf } from './checkout.js';
 import { type CheckoutRow, findCheckout } from './repository.js';
@@ -29,6 +36,14 @@ export interface Checkout {
   paymentRequest: string;
   /** False where the QR code holds the bare address (TRON): the payer types the amount. */
   requestCarriesAmount: boolean;
+  /** "Open in wallet": a URI for a wallet on the same device (walletLink); undefined when none fits. */
+  walletUri: string | undefined;
+  /** The payment seen and still confirming (the detected view's amount and transaction). */
+  seen: Payment | undefined;
+  /** The transaction the page shows (the one confirming, else the invoice's) and its explorer page. */
+  transaction: { hash: string; url: string | undefined } | undefined;
+  /** Until when a payment still counts after expiry (contract §9's 24 h late window). */
+  lateUntil: Date;
 }
 
 /** The invoice behind a payment page; an unknown or malformed id is NOT_FOUND, with no query for the latter. */
@@ -45,6 +60,9 @@ export async function loadCheckout(
   const state = viewOf(invoice);
   const status = toPublicStatus(row, invoice);
   const due = outstanding(invoice);
+  const target = { network: row.network, currency: row.currency, pay_address: row.pay_address, amount: due };
+  const seen = confirming(invoice);
+  const hash = seen?.txHash ?? invoice.txHash ?? row.tx_hash;
   return {
     row,
     invoice,
@@ -54,11 +72,12 @@ export async function loadCheckout(
     now,
     networkLabel: networks.label(row.network),
     due,
-    paymentRequest: paymentRequest(
-      { network: row.network, currency: row.currency, pay_address: row.pay_address, amount: due },
-      networks,
-    ),
+    paymentRequest: paymentRequest(target, networks),
     requestCarriesAmount: carriesAmount(row.network, networks),
+    walletUri: walletLink(target, networks),
+    seen,
+    transaction: hash ? { hash, url: networks.transactionUrl(row.network, hash) } : undefined,
+    lateUntil: new Date(invoice.expiresAt.getTime() + LATE_PAYMENT_WINDOW_MS),
   };
 }
 

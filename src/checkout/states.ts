@@ -1,77 +1,137 @@
 import { confirmedTotal } from '../invoices/lifecycle.js';
-import { formatMoney } from '../money/money.js';
-import { formatDateTime, formatRemaining } from './format.js';
+import { formatMoney, type Money, remainder } from '../money/money.js';
+import { formatAmount, formatDateTime, formatRemaining } from './format.js';
 import { type Html, html } from './html.js';
+import type { Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
 import type { Checkout } from './service.js';
 
 /** A row of the details list; `wide` puts the value under its label (long ids on a phone). */
 type Row = [label: string, value: Html | string, wide?: boolean];
 
+/** How long the paid view waits before taking the payer back to the shop (they can stop it). */
+export const REDIRECT_SECONDS = 5;
+/**
+ * The paid view only sends the payer back by itself shortly after the payment: a payer who opens the
+ * page again a day later (from the shop's e-mail, say) is not bounced off it.
+ */
+export const AUTO_REDIRECT_WINDOW_MS = 10 * 60_000;
+
 /** The status block of each view: what happened and what the payer should do next. */
-export function statusBlock(c: Checkout): Html {
+export function statusBlock(c: Checkout, tr: Translator): Html {
   const { row } = c;
   const merchant = row.project_name;
-  const reference: Row = ['Reference', html`<code>${row.id}</code>`, true];
+  const amount = (m: Money) => `${formatAmount(tr.locale, formatMoney(m))} ${row.currency}`;
+  const reference: Row = [tr.t('row.reference'), html`<code>${row.id}</code>`, true];
+  const network: Row = [tr.t('row.network'), c.networkLabel];
+  const transaction: Row[] = c.transaction ? [[tr.t('row.transaction'), txLink(c, tr), true]] : [];
   switch (c.state) {
     case 'waiting':
-      return waiting(c);
+      return waiting(c, tr);
     case 'detected':
-      return result('pending', icons.pending, 'Payment detected', {
-        text: html`We have seen your payment and are waiting for the network to confirm it. Keep this page open: it updates by itself.`,
-        extra: html`<p class="timer"><span class="pulse" aria-hidden="true"></span>Waiting for confirmation</p>`,
-        rows: [['Network', c.networkLabel], reference],
-      });
-    case 'paid':
-      return result('success', icons.check, 'Payment received', {
-        text: html`Thank you! ${merchant} has been notified. You can close this page.`,
+      return result('pending', icons.pending, tr.t('detected.heading'), {
+        text: html`${tr.t('detected.text')}`,
+        extra: html`<p class="timer"><span class="pulse" aria-hidden="true"></span>${tr.t('detected.wait')}</p>`,
         rows: [
-          ['Paid on', dateTime(c.invoice.paidAt ?? row.updated_at)],
-          ['Network', c.networkLabel],
+          ...(c.seen ? [[tr.t('row.amountSeen'), amount(c.seen.amount)] as Row] : []),
+          ...transaction,
+          network,
           reference,
         ],
       });
-    case 'expired':
-      return result('neutral', icons.expired, 'Invoice expired', {
-        text: html`Do not send a payment to its address. If you still want to pay, ask ${merchant} for a new payment link.`,
-        rows: [['Expired', dateTime(row.payment_expires_at)], reference],
+    case 'paid':
+      return result('success', icons.check, tr.t('paid.heading'), {
+        text: html`${[
+          tr.t('paid.text', { merchant }),
+          c.invoice.paidLate ? tr.t('paid.late') : '',
+          row.redirect_url ? '' : tr.t('paid.close'),
+        ]
+          .filter(Boolean)
+          .join(' ')}`,
+        extra: row.redirect_url ? returnToShop(c, tr, row.redirect_url) : undefined,
+        rows: [
+          [tr.t('row.paidOn'), dateTime(tr, c.invoice.paidAt ?? row.updated_at)],
+          ...transaction,
+          network,
+          reference,
+        ],
       });
-    case 'failed':
-      return result(
-        'danger',
-        icons.cross,
-        c.invoice.failureReason === 'payment_reversed' ? 'Payment reversed' : 'Payment incomplete',
-        {
-          text:
-            c.invoice.failureReason === 'payment_reversed'
-              ? html`The payment was reversed on the network before it was confirmed. Contact ${merchant} before you pay again.`
-              : html`Less than the full amount arrived before the deadline. Contact ${merchant} to settle the difference.`,
-          rows: [['Received', `${c.status.amount_paid} ${row.currency}`], reference],
-        },
-      );
+    case 'expired': {
+      const open = c.now.getTime() < c.lateUntil.getTime();
+      return result('neutral', icons.expired, tr.t('expired.heading'), {
+        text: html`${tr.t('expired.text', { merchant })}`,
+        extra: html`<p class="result-note">${
+          open
+            ? tr.h('expired.late', { until: dateTime(tr, c.lateUntil) })
+            : tr.t('expired.closed', { merchant })
+        }</p>`,
+        rows: [[tr.t('row.expired'), dateTime(tr, row.payment_expires_at)], reference],
+      });
+    }
+    case 'failed': {
+      const reversed = c.invoice.failureReason === 'payment_reversed';
+      const received = confirmedTotal(c.invoice);
+      const kind = reversed ? 'reversed' : 'underpaid';
+      return result('danger', icons.cross, tr.t(`failed.${kind}.heading`), {
+        text: html`${tr.t(`failed.${kind}.text`, { merchant })}`,
+        rows: [
+          [tr.t('row.received'), amount(received)],
+          ...(reversed ? [] : [[tr.t('row.missing'), amount(remainder(c.invoice.amount, received))] as Row]),
+          ...transaction,
+          reference,
+        ],
+      });
+    }
   }
 }
 
-function waiting(c: Checkout): Html {
+function waiting(c: Checkout, tr: Translator): Html {
   const { row } = c;
   const remaining = row.payment_expires_at.getTime() - c.now.getTime();
-  const partial = confirmedTotal(c.invoice) > 0n;
+  const days = (n: number) => tr.t('script.days', { days: String(n) });
   return html`<section class="status status-waiting" aria-labelledby="status-heading">
 <div class="status-line">
-<h2 id="status-heading" class="status-title" tabindex="-1"><span class="pulse" aria-hidden="true"></span>Waiting for payment</h2>
-<p class="timer${remaining < 5 * 60_000 ? ' is-urgent' : ''}">Expires in <time class="countdown" datetime="${row.payment_expires_at.toISOString()}" data-countdown>${formatRemaining(remaining)}</time></p>
+<h2 id="status-heading" class="status-title" tabindex="-1"><span class="pulse" aria-hidden="true"></span>${tr.t('waiting.heading')}</h2>
+<p class="timer${remaining < 5 * 60_000 ? ' is-urgent' : ''}">${tr.t('waiting.expiresIn')} <time class="countdown" datetime="${row.payment_expires_at.toISOString()}" data-countdown>${formatRemaining(remaining, days)}</time></p>
 </div>
-<p class="instruction">${partial ? html`We received ${c.status.amount_paid} ${row.currency} so far. ` : ''}Send <strong>${formatMoney(c.due)} ${row.currency}</strong> on the ${c.networkLabel} network to the address below.</p>
-${row.network === 'sandbox' ? '' : html`<p class="instruction">Only ${row.currency} on ${c.networkLabel} counts: another token, or the same token on another network, does not pay this invoice.</p>`}
-${c.requestCarriesAmount ? '' : html`<p class="instruction">The QR code holds the address only: enter the amount in your wallet yourself, exactly <strong>${formatMoney(c.due)} ${row.currency}</strong>.</p>`}
+<p class="instruction">${tr.h('waiting.send', {
+    amount: html`<strong>${formatAmount(tr.locale, formatMoney(c.due))} ${row.currency}</strong>`,
+    network: c.networkLabel,
+  })}</p>
 </section>`;
+}
+
+/** The paid view's way back: a link, and (with the script) a countdown the payer can stop. */
+function returnToShop(c: Checkout, tr: Translator, url: string): Html {
+  const merchant = c.row.project_name;
+  const paidAt = c.invoice.paidAt ?? c.row.updated_at;
+  const auto = c.now.getTime() - paidAt.getTime() < AUTO_REDIRECT_WINDOW_MS;
+  return html`<div class="return">
+<a class="button button-primary button-brand" href="${url}" rel="noreferrer" data-return>${tr.t('paid.return', { merchant })}</a>
+${
+  auto
+    ? html`<div class="redirect" data-redirect data-seconds="${String(REDIRECT_SECONDS)}" hidden>
+<p class="redirect-text" data-redirect-text>${tr.t('paid.redirecting', { merchant, seconds: String(REDIRECT_SECONDS) })}</p>
+<button type="button" class="button button-secondary" data-redirect-stop>${tr.t('paid.stay')}</button>
+</div>`
+    : ''
+}
+</div>`;
+}
+
+function txLink(c: Checkout, tr: Translator): Html {
+  const tx = c.transaction;
+  if (!tx) return html``;
+  const code = html`<code class="hash">${tx.hash}</code>`;
+  if (!tx.url) return code;
+  return html`${code} <a class="explorer" href="${tx.url}" rel="noreferrer" target="_blank">${tr.t('explorer.link')}</a>`;
 }
 
 function result(
   tone: string,
   icon: Html,
   heading: string,
-  opts: { text: Html; extra?: Html; rows: Row[] },
+  opts: { text: Html; extra?: Html | undefined; rows: Row[] },
 ): Html {
   return html`<section class="status result result-${tone}" aria-labelledby="status-heading">
 <div class="result-icon">${icon}</div>
@@ -82,6 +142,6 @@ ${opts.extra}
 </section>`;
 }
 
-function dateTime(at: Date): Html {
-  return html`<time datetime="${at.toISOString()}">${formatDateTime(at)}</time>`;
+function dateTime(tr: Translator, at: Date): Html {
+  return html`<time datetime="${at.toISOString()}">${formatDateTime(tr.locale, at)}</time>`;
 }

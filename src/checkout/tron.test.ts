@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createInvoice, createMerchant, type Merchant, startTestApp, type TestApp } from '../../test/app.js';
 import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { addressGroups } from './page.js';
 import { qrSvg } from './qr.js';
 
 // The payment page of a TRON invoice (contract §14): the QR code holds the bare address, the page
@@ -27,7 +28,10 @@ describe('GET /pay/{id} on TRON', () => {
     const body = (await t.app.inject({ url: `/pay/${inv.id}` })).body;
     const label = `QR code to pay 10.50 USDT to ${inv.pay_address}`;
     expect(body).toContain(qrSvg(inv.pay_address, label).value);
-    expect(body).toContain(`<code class="address" id="pay-address">${inv.pay_address}</code>`);
+    expect(body).toContain(`<code class="address" id="pay-address">${addressGroups(inv.pay_address)}</code>`);
+    expect(body).toContain(
+      `<a class="button button-primary button-brand button-wallet" href="tron:${inv.pay_address}">`,
+    );
     expect(body).toContain('<figcaption>Scan for the address</figcaption>');
     expect(body).not.toContain('ethereum:');
   });
@@ -39,7 +43,7 @@ describe('GET /pay/{id} on TRON', () => {
       'Only USDT on TRON counts: another token, or the same token on another network, does not pay this invoice.',
     );
     expect(body).toContain(
-      'The QR code holds the address only: enter the amount in your wallet yourself, exactly <strong>7.25 USDT</strong>.',
+      'Your wallet will not fill in the amount: enter it yourself, exactly <strong>7.25 USDT</strong>.',
     );
     expect(body).toMatch(/<span class="visually-hidden">Network: <\/span>TRON<\/p>/);
     expect(body).not.toContain('Simulate payment');

@@ -1,5 +1,6 @@
 import { Ajv2020, type AnySchema, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   ADMIN_TOKEN,
@@ -402,6 +403,28 @@ describe('real responses match the document', () => {
     await call(t.app, 'adminPreviewDepositAddresses', 401, { body });
     await call(t.app, 'adminPreviewDepositAddresses', 405, { auth: adminAuth, method: 'GET' });
     await call(t.app, 'adminPreviewDepositAddresses', 422, { auth: adminAuth, body: { ...body, count: 0 } });
+  });
+
+  test("a project's branding: colour and logo", async () => {
+    const project = { id: m.projectId };
+    const nope = { id: 'prj_nope' };
+    await call(t.app, 'adminGetBranding', 200, { auth: adminAuth, params: project });
+    await call(t.app, 'adminGetBranding', 401, { params: project });
+    await call(t.app, 'adminGetBranding', 404, { auth: adminAuth, params: nope });
+    const color = { auth: adminAuth, params: project };
+    await call(t.app, 'adminUpdateBranding', 200, { ...color, body: { brand_color: '#635bff' } });
+    await call(t.app, 'adminUpdateBranding', 401, { params: project, body: { brand_color: null } });
+    await call(t.app, 'adminUpdateBranding', 404, { ...color, params: nope, body: { brand_color: null } });
+    await call(t.app, 'adminUpdateBranding', 422, { ...color, body: { brand_color: '#ffff00' } });
+    const image = new PNG({ width: 4, height: 4 });
+    const logo = { ...color, headers: { 'content-type': 'image/png' }, body: PNG.sync.write(image) };
+    await call(t.app, 'adminUploadLogo', 200, logo);
+    await call(t.app, 'adminUploadLogo', 401, { ...logo, auth: {} });
+    await call(t.app, 'adminUploadLogo', 404, { ...logo, params: nope });
+    await call(t.app, 'adminUploadLogo', 422, { ...logo, body: Buffer.from('<svg/>') });
+    await call(t.app, 'adminDeleteLogo', 200, color);
+    await call(t.app, 'adminDeleteLogo', 401, { params: project });
+    await call(t.app, 'adminDeleteLogo', 404, { ...color, params: nope });
   });
 
   test('webhook endpoints, their delivery log and redelivery', async () => {

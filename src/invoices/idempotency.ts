@@ -25,11 +25,17 @@ export function requestFingerprint(input: {
   amount: string;
   order_id?: string | undefined;
   metadata: Record<string, string>;
+  redirect_url?: string | null | undefined;
+  cancel_url?: string | null | undefined;
 }): string {
   const metadata = Object.keys(input.metadata)
     .sort()
     .map((k) => [k, input.metadata[k]]);
-  const canonical = JSON.stringify([input.amount, input.order_id ?? null, metadata]);
+  // The return URLs are appended only when given, so a request without them keeps the fingerprint it
+  // had before they existed (keys claimed before an upgrade still replay).
+  const urls =
+    input.redirect_url || input.cancel_url ? [input.redirect_url ?? null, input.cancel_url ?? null] : [];
+  const canonical = JSON.stringify([input.amount, input.order_id ?? null, metadata, ...urls]);
   return createHash('sha256').update(canonical).digest('base64url');
 }
 

@@ -11,6 +11,10 @@ export interface InvoiceTable {
   network: string;
   order_id: string | null;
   metadata: Record<string, string>;
+  /** Where the paid view sends the payer back to the shop (contract §12); null when not given. */
+  redirect_url: string | null;
+  /** Where the waiting view's "Cancel and return" goes; null when not given. */
+  cancel_url: string | null;
   payment_expires_at: Date;
   paid_at: Date | null;
   tx_hash: string | null;

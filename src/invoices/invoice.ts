@@ -33,6 +33,15 @@ export const InvoiceSchema = Type.Object(
     order_id: Type.Optional(Type.String({ description: 'Present only when one was given at creation' })),
     metadata: Type.Record(Type.String(), Type.String()),
     payment_url: Type.String({ format: 'uri', description: 'The hosted payment page for the payer' }),
+    redirect_url: nullable(
+      Type.String({
+        format: 'uri',
+        description: 'Where the paid view sends the payer back; null when not given',
+      }),
+    ),
+    cancel_url: nullable(
+      Type.String({ format: 'uri', description: 'Where "Cancel and return" goes; null when not given' }),
+    ),
     pay_address: Type.String({ description: 'Where the payer sends funds; unique to the invoice' }),
     amount_paid: Type.String({
       description: 'Sum of confirmed payments, a decimal string ("0.00" at first)',
@@ -63,6 +72,8 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string) {
     ...(row.order_id === null ? {} : { order_id: row.order_id }),
     metadata: row.metadata,
     payment_url: `${publicBaseUrl}/pay/${row.id}`,
+    redirect_url: row.redirect_url,
+    cancel_url: row.cancel_url,
     pay_address: row.pay_address,
     amount_paid: formatMoney(money(row.amount_paid)),
     paid_late: row.paid_late,

@@ -38,6 +38,8 @@ function inputRow(n: NewInvoice) {
     network: i.network,
     order_id: i.order_id,
     metadata: i.metadata,
+    redirect_url: i.redirect_url,
+    cancel_url: i.cancel_url,
     payment_expires_at: i.payment_expires_at,
     due_at: i.due_at,
     open_until: i.open_until,
@@ -67,7 +69,7 @@ const insertStatement = statement(
   with input as (
     select * from jsonb_to_recordset(${p.rows}::jsonb) as t(
       id text, project_id text, amount numeric, currency text, network text, order_id text,
-      metadata jsonb, payment_expires_at timestamptz, due_at timestamptz, open_until timestamptz,
+      metadata jsonb, redirect_url text, cancel_url text, payment_expires_at timestamptz, due_at timestamptz, open_until timestamptz,
       pay_address text, address_index bigint, created_at timestamptz, key_id text, event_id text,
       event_body text, idempotency_key text, fingerprint text)
   ),
@@ -84,10 +86,11 @@ const insertStatement = statement(
   ),
   inv as (
     insert into invoices (id, project_id, status, amount, currency, network, order_id, metadata,
-                          payment_expires_at, due_at, open_until, pay_address, address_index,
-                          created_at, updated_at)
-    select id, project_id, 'pending', amount, currency, network, order_id, metadata, payment_expires_at,
-           due_at, open_until, pay_address, address_index, created_at, created_at
+                          redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address,
+                          address_index, created_at, updated_at)
+    select id, project_id, 'pending', amount, currency, network, order_id, metadata, redirect_url,
+           cancel_url, payment_expires_at, due_at, open_until, pay_address, address_index, created_at,
+           created_at
     from live
     where idempotency_key is null or id in (select invoice_id from claim)
     returning *

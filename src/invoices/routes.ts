@@ -21,6 +21,7 @@ import {
   statusListFormat,
   toInvoice,
 } from './invoice.js';
+import { MAX_RETURN_URL_LENGTH, RETURN_URL_FORMAT } from './return-url.js';
 import * as service from './service.js';
 
 const CreateInvoiceBody = Type.Object(
@@ -46,9 +47,20 @@ const CreateInvoiceBody = Type.Object(
         }),
       ),
     ),
+    redirect_url: Type.Optional(nullable(ReturnUrl('Where the paid view sends the payer back to your shop'))),
+    cancel_url: Type.Optional(nullable(ReturnUrl('Where the waiting view\'s "Cancel and return" goes'))),
   },
   { additionalProperties: false },
 );
+
+function ReturnUrl(what: string) {
+  return Type.String({
+    format: RETURN_URL_FORMAT,
+    maxLength: MAX_RETURN_URL_LENGTH,
+    description: `${what}: an absolute https:// URL (http:// to localhost only when PAYDESK_WEBHOOK_ALLOW_PRIVATE=true), at most 2,000 characters`,
+    examples: ['https://shop.example/orders/42'],
+  });
+}
 
 const CreateInvoiceHeaders = Type.Object({
   'idempotency-key': Type.Optional(

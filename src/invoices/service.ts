@@ -19,6 +19,8 @@ export interface NewInvoiceInput {
   amount: string;
   order_id?: string | null | undefined;
   metadata?: Record<string, string> | null | undefined;
+  redirect_url?: string | null | undefined;
+  cancel_url?: string | null | undefined;
 }
 
 export interface Created {
@@ -60,6 +62,8 @@ export async function createInvoice(
     network: principal.network,
     order_id: input.order_id ?? null,
     metadata: input.metadata ?? {},
+    redirect_url: input.redirect_url ?? null,
+    cancel_url: input.cancel_url ?? null,
     payment_expires_at: expiresAt,
     paid_at: null,
     tx_hash: null,
@@ -89,6 +93,8 @@ export async function createInvoice(
             amount: invoice.amount,
             order_id: input.order_id ?? undefined,
             metadata: invoice.metadata,
+            redirect_url: invoice.redirect_url,
+            cancel_url: invoice.cancel_url,
           }),
         };
 

@@ -46,3 +46,18 @@ export function paymentRequest(target: PaymentTarget, networks: NetworkRegistry)
 export function carriesAmount(network: string, networks: NetworkRegistry): boolean {
   return network === SANDBOX || networks.get(network)?.family === 'evm';
 }
+
+/**
+ * The "Open in wallet" link: a URI a wallet on the same phone registers for. EVM networks: the same
+ * EIP-681 transfer as the QR code (amount and token filled in). TRON: `tron:<address>`, a plain
+ * address URI for wallets that register the scheme (TRON has no shared payment-URI standard, so the
+ * amount is typed by hand, as the page says, and Copy is beside it for wallets that do not). Sandbox: its own URI, which no wallet opens (it shows what the page
+ * would hand one). Undefined where no wallet URI scheme is known: the page then offers none.
+ */
+export function walletLink(target: PaymentTarget, networks: NetworkRegistry): string | undefined {
+  if (target.network === SANDBOX) return paymentRequest(target, networks);
+  const family = networks.get(target.network)?.family;
+  if (family === 'evm') return paymentRequest(target, networks);
+  if (family === 'tron') return `tron:${target.pay_address}`;
+  return undefined;
+}

@@ -9,8 +9,8 @@ export interface Harness {
   clock: ReturnType<typeof manualClock>;
   browser: Browser;
   ids: Record<State, string>;
-  /** Creates an open invoice on a project with the given TTL (seconds). */
-  newInvoice(ttlSeconds?: number): Promise<{ id: string; pay_address: string }>;
+  /** Creates an open invoice on a project with the given TTL (seconds); `extra` adds fields (redirect_url). */
+  newInvoice(ttlSeconds?: number, extra?: object): Promise<{ id: string; pay_address: string }>;
   /** The admin simulator (contract §11). */
   pay(id: string, body?: object): Promise<unknown>;
   /** A page in a fresh context; CSP reports and script errors are collected in `problems`. */
@@ -35,13 +35,13 @@ export async function startHarness(): Promise<Harness> {
     browser,
     ids,
     problems,
-    async newInvoice(ttlSeconds = 3600) {
+    async newInvoice(ttlSeconds = 3600, extra = {}) {
       let create = projects.get(ttlSeconds);
       if (!create) {
         create = await sandboxProject(t.app, ADMIN_TOKEN, { invoice_ttl_seconds: ttlSeconds });
         projects.set(ttlSeconds, create);
       }
-      return create('25.00');
+      return create('25.00', extra);
     },
     pay: (id, body = {}) => simulate(t.app, ADMIN_TOKEN, id, body),
     async open(url, options = {}) {

@@ -25,8 +25,8 @@ export async function sandboxProject(app: FastifyInstance, adminToken: string, p
     ...project,
   });
   const key = await call(app, adminToken, 'POST', `/v1/admin/projects/${prj.id}/api-keys`, {});
-  return async (amount = '10.00'): Promise<{ id: string; pay_address: string }> =>
-    call(app, key.secret, 'POST', '/v1/merchant/invoices', { amount });
+  return async (amount = '10.00', extra: object = {}): Promise<{ id: string; pay_address: string }> =>
+    call(app, key.secret, 'POST', '/v1/merchant/invoices', { amount, ...extra });
 }
 
 /** Pays a sandbox invoice through the admin simulator (contract §11). */

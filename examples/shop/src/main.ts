@@ -21,5 +21,5 @@ if (!webhookSecret) {
   process.exit(1);
 }
 
-await buildShop(paydesk, webhookSecret).listen({ port, host: env.HOST ?? '127.0.0.1' });
+await buildShop(paydesk, webhookSecret, shopUrl).listen({ port, host: env.HOST ?? '127.0.0.1' });
 console.log(`Shop listening on ${shopUrl}`);

@@ -100,6 +100,10 @@ describe('the example shop against Paydesk', () => {
       metadata: { product: 'Paydesk mug' },
     });
     const orderId = invoice.order_id ?? '';
+    expect(invoice).toMatchObject({
+      redirect_url: `${shop.url}/orders/${orderId}`,
+      cancel_url: `${shop.url}/`,
+    });
     expect(await orderPage(orderId)).toContain('Status: <strong>Awaiting payment</strong>');
 
     // A payment seen but not confirmed is not a reason to ship.

@@ -14,7 +14,7 @@ interface Order {
 const PRODUCT = { name: 'Paydesk mug', amount: '12.50' };
 
 /** The whole Paydesk integration of a small shop: checkout, webhook, order page. */
-export function buildShop(paydesk: Paydesk, webhookSecret: string) {
+export function buildShop(paydesk: Paydesk, webhookSecret: string, shopUrl: string) {
   // A real shop keeps its orders in its database; a Map keeps the example short.
   const orders = new Map<string, Order>();
   const app = Fastify();
@@ -22,16 +22,14 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string) {
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  app.get('/', async (req, reply) => {
-    const last = orders.get(/last_order=([\w-]+)/.exec(req.headers.cookie ?? '')?.[1] ?? '');
-    const yours = last ? `<p><a href="/orders/${last.id}">Your order</a></p>` : '';
-    return page(
+  app.get('/', async (_req, reply) =>
+    page(
       reply,
       PRODUCT.name,
       `<p>${PRODUCT.amount} USDT</p>
-      <form method="post" action="/orders"><button>Pay with crypto</button></form>${yours}`,
-    );
-  });
+      <form method="post" action="/orders"><button>Pay with crypto</button></form>`,
+    ),
+  );
 
   // Create the order, then its invoice, and send the customer to Paydesk's payment page.
   app.post('/orders', async (_req, reply) => {
@@ -43,13 +41,18 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string) {
     };
     orders.set(order.id, order);
     const invoice = await paydesk.invoices.create(
-      { amount: order.amount, order_id: order.id, metadata: { product: order.product } },
+      {
+        amount: order.amount,
+        order_id: order.id,
+        metadata: { product: order.product },
+        // The payment page's "Return to …" (after paying) and "Cancel and return" come back here.
+        redirect_url: `${shopUrl}/orders/${order.id}`,
+        cancel_url: `${shopUrl}/`,
+      },
       // One invoice per order, however often this request is retried.
       { idempotencyKey: `order-${order.id}` },
     );
     Object.assign(order, { invoiceId: invoice.id, paymentUrl: invoice.payment_url });
-    // Until invoices carry a redirect_url back to the shop, the home page links the customer's order.
-    reply.header('set-cookie', `last_order=${order.id}; Path=/; HttpOnly; SameSite=Lax`);
     return reply.redirect(invoice.payment_url, 303);
   });
 

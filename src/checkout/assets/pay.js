@@ -6,6 +6,18 @@
   const ERROR_BACKOFF_MS = 5000;
   let root = document.getElementById('checkout');
   if (!root) return;
+  // The page's language: messages come from a JSON data block the server wrote (no inline script).
+  let messages = readMessages(document);
+  const say = (key, vars = {}) =>
+    (messages[key] ?? '').replace(/\{\{(\w+)\}\}/g, (_, name) => String(vars[name] ?? ''));
+
+  function readMessages(doc) {
+    try {
+      return JSON.parse(doc.getElementById('pay-messages')?.textContent ?? '{}');
+    } catch {
+      return {};
+    }
+  }
 
   // Server time minus browser time, so a payer's wrong clock does not skew the countdown.
   let skew = Date.parse(root.dataset.serverNow) - Date.now() || 0;
@@ -57,13 +69,21 @@
     root.replaceWith(next);
     root = next;
     document.title = doc.title;
+    messages = readMessages(doc);
     skew = Date.parse(root.dataset.serverNow) - Date.now() || skew;
     enhance();
     schedule(POLL_MS); // a view that is final stops the polling at once
     if (!changed) return;
     const heading = document.getElementById('status-heading');
     const announcer = document.getElementById('announcer');
-    if (announcer && heading) announcer.textContent = heading.textContent;
+    // With a way back to the shop, say that the page is about to leave (the countdown itself is not
+    // a live region: it would speak every second).
+    const leaving = root.querySelector('[data-redirect]:not([hidden]) [data-redirect-text]');
+    if (announcer && heading) {
+      announcer.textContent = leaving
+        ? `${heading.textContent}. ${leaving.textContent}`
+        : heading.textContent;
+    }
     if (hadFocus && heading) heading.focus();
   }
 
@@ -71,18 +91,47 @@
   function enhance() {
     for (const b of root.querySelectorAll('[data-copy]')) b.hidden = false;
     expiredPolled = false;
+    startRedirect();
     tick();
   }
 
+  // The paid view's way back to the shop: after a few seconds, unless the payer says "stay".
+  let redirectTimer;
+  function startRedirect() {
+    clearInterval(redirectTimer);
+    const box = root.querySelector('[data-redirect]');
+    const link = root.querySelector('[data-return]');
+    if (!box || !link) return;
+    let left = Number(box.dataset.seconds) || 5;
+    const text = box.querySelector('[data-redirect-text]');
+    const show = () => {
+      text.textContent = say('redirecting', { seconds: left });
+    };
+    box.hidden = false;
+    show();
+    redirectTimer = setInterval(() => {
+      left -= 1;
+      if (left > 0) return show();
+      clearInterval(redirectTimer);
+      window.location.assign(link.href);
+    }, 1000);
+    box.querySelector('[data-redirect-stop]').addEventListener('click', () => {
+      clearInterval(redirectTimer);
+      box.replaceChildren(Object.assign(document.createElement('p'), { textContent: say('stayed') }));
+      box.setAttribute('role', 'status');
+      link.focus();
+    });
+  }
+
   const two = (n) => String(n).padStart(2, '0');
-  // Same format as the server's formatRemaining (src/checkout/format.ts).
+  // Same format as the server's formatRemaining (src/checkout/format.ts), days in the page's language.
   function formatRemaining(ms) {
     const total = Math.max(0, Math.ceil(ms / 1000));
     const d = Math.floor(total / 86400);
     const h = Math.floor((total % 86400) / 3600);
     const m = Math.floor((total % 3600) / 60);
     const s = total % 60;
-    if (d > 0) return `${d}d ${two(h)}:${two(m)}:${two(s)}`;
+    if (d > 0) return `${say('days', { days: d }) || `${d}d`} ${two(h)}:${two(m)}:${two(s)}`;
     if (h > 0) return `${two(h)}:${two(m)}:${two(s)}`;
     return `${two(m)}:${two(s)}`;
   }
@@ -103,7 +152,8 @@
   async function copy(button) {
     const source = document.getElementById(button.dataset.copy);
     const status = root.querySelector('[data-copy-status]');
-    const text = source.textContent.trim();
+    // The amount is shown in the payer's locale ("6,00"); wallets want the plain decimal ("6.00").
+    const text = button.dataset.copyValue ?? source.textContent.trim();
     let done = false;
     try {
       await navigator.clipboard.writeText(text);
@@ -117,7 +167,7 @@
       selection.addRange(range);
       done = document.execCommand('copy');
     }
-    if (status) status.textContent = done ? 'Copied to the clipboard' : 'Press Ctrl+C (⌘C on a Mac) to copy';
+    if (status) status.textContent = done ? say('copied') : say('copyFallback');
     button.classList.toggle('is-copied', done);
     setTimeout(() => {
       button.classList.remove('is-copied');
@@ -129,7 +179,7 @@
   async function simulate(form) {
     const button = form.querySelector('button');
     button.disabled = true;
-    button.textContent = 'Processing…';
+    button.textContent = say('processing');
     try {
       const res = await fetch(form.action, {
         method: 'POST',

@@ -46,6 +46,10 @@ export interface Invoice {
   metadata: Record<string, string>;
   /** The hosted payment page for the payer */
   payment_url: string;
+  /** Where the paid view sends the payer back; null when not given */
+  redirect_url: string | null;
+  /** Where "Cancel and return" goes; null when not given */
+  cancel_url: string | null;
   /** Where the payer sends funds; unique to the invoice */
   pay_address: string;
   /** Sum of confirmed payments, a decimal string ("0.00" at first) */
@@ -139,6 +143,10 @@ export interface CreateInvoiceBody {
   order_id?: string | null;
   /** Up to 20 string values of your own, returned as given */
   metadata?: Record<string, string> | null;
+  /** Where the paid view sends the payer back to your shop: an absolute https:// URL (http:// to localhost only when PAYDESK_WEBHOOK_ALLOW_PRIVATE=true), at most 2,000 characters */
+  redirect_url?: string | null;
+  /** Where the waiting view's "Cancel and return" goes: an absolute https:// URL (http:// to localhost only when PAYDESK_WEBHOOK_ALLOW_PRIVATE=true), at most 2,000 characters */
+  cancel_url?: string | null;
 }
 
 /** POST /v1/merchant/invoices: Create an invoice */
