@@ -15,6 +15,7 @@ import { adminRoutes } from './admin/routes.js';
 import { sendPageNotFound } from './checkout/errors.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import type { Config } from './config.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { openApiOptions } from './docs/openapi.js';
@@ -23,6 +24,7 @@ import { clientErrorHandler } from './http/client-error.js';
 import { type Drain, registerDrain } from './http/drain.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { guardInput, parseJsonBody, parseQueryString } from './http/input.js';
+import { redactingChildLogger } from './http/log-redaction.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 import { onUnroutableRequest, registerRouteFallbacks } from './http/routing.js';
 import { ErrorEnvelope } from './http/schemas.js';
@@ -36,6 +38,7 @@ import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant
 import { guardMerchantApi, merchantRoutes } from './merchants/routes.js';
 import { networkAdminRoutes } from './networks/routes.js';
 import { paymentAmountFormat, sandboxRoutes } from './sandbox/routes.js';
+import { userAdminRoutes } from './users/routes.js';
 import { webhookAdminRoutes } from './webhooks/routes.js';
 
 declare module 'fastify' {
@@ -86,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: traceIdFor,
     // Node's parser refuses malformed HTTP before Fastify sees it: answer in the envelope all the same.
     clientErrorHandler,
+    childLoggerFactory: redactingChildLogger,
     logController: new LogController({ requestIdLogLabel: 'trace_id' }),
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
@@ -159,10 +163,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(sandboxRoutes);
       await admin.register(webhookAdminRoutes);
       await admin.register(networkAdminRoutes);
+      await admin.register(userAdminRoutes);
     },
     { prefix: '/v1/admin' },
   );
   await app.register(checkoutRoutes, { prefix: '/pay' });
+  await app.register(dashboardRoutes, { prefix: '/dashboard' });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // @fastify/swagger-ui overrides `url` with its own ./json; Swagger UI loads a `urls` list instead when
