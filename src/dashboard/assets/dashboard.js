@@ -35,4 +35,66 @@
   for (const select of document.querySelectorAll('select[data-autosubmit]')) {
     select.addEventListener('change', () => select.form?.requestSubmit());
   }
+
+  // Settings: the first deposit addresses of the xpub, shown as it is typed (the same check the
+  // "Preview addresses" button makes without a script).
+  const settings = document.querySelector('form[data-settings]');
+  const preview = document.getElementById('xpub-preview');
+  if (settings && preview) {
+    let timer;
+    const show = (title, items, hint) => {
+      const panel = document.createElement('div');
+      panel.className = 'panel';
+      const h = document.createElement('h2');
+      h.textContent = title;
+      panel.append(h);
+      if (hint) {
+        const p = document.createElement('p');
+        p.className = 'hint';
+        p.textContent = hint;
+        panel.append(p);
+      }
+      if (items.length) {
+        const list = document.createElement('ol');
+        list.start = 0;
+        for (const text of items) {
+          const li = document.createElement('li');
+          const code = document.createElement('code');
+          code.textContent = text;
+          li.append(code);
+          list.append(li);
+        }
+        panel.append(list);
+      }
+      preview.replaceChildren(panel);
+    };
+    const update = async () => {
+      const xpub = settings.elements.xpub.value.trim();
+      const network = settings.elements.network.value;
+      if (!xpub || network === 'sandbox') return preview.replaceChildren();
+      try {
+        const res = await fetch('/dashboard/api/deposit-addresses/preview', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': settings.elements._csrf.value },
+          body: JSON.stringify({ network, xpub }),
+        });
+        const body = await res.json();
+        if (body.success) {
+          show(
+            'First deposit addresses',
+            body.data.addresses.map((a) => a.address),
+            'Check that your wallet lists these same receiving addresses before you save.',
+          );
+        } else show('This xpub cannot be used', [], body.message);
+      } catch {
+        preview.replaceChildren();
+      }
+    };
+    const later = () => {
+      clearTimeout(timer);
+      timer = setTimeout(update, 400);
+    };
+    settings.elements.xpub.addEventListener('input', later);
+    settings.elements.network.addEventListener('change', later);
+  }
 })();

@@ -36,7 +36,7 @@ ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 /** "Revoke" opens a dialog (dashboard.js); without a script it is a link to the same form on its own page. */
 function revokeControl(ctx: DashboardContext, k: Key): Html {
   const dialogId = `revoke-${k.id}`;
-  return html`<form method="get" action="${ROOT}/api-keys/${k.id}/revoke" class="inline"><button type="submit" class="button button-small button-danger" data-dialog="${dialogId}">Revoke<span class="visually-hidden"> ${k.name || `key …${k.last4}`}</span></button></form>
+  return html`<form method="get" action="${ROOT}/api-keys/${k.id}/revoke" class="inline"><button type="submit" class="button button-small button-danger" data-dialog="${dialogId}">Revoke</button></form>
 <dialog id="${dialogId}" aria-labelledby="${dialogId}-title">${revokeForm(ctx, k, `${dialogId}-title`, true)}</dialog>`;
 }
 
