@@ -3,6 +3,7 @@ import { noStore, setSecurityHeaders } from '../checkout/headers.js';
 import { html } from '../checkout/html.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { ApiError, type FieldError } from '../http/errors.js';
+import { ID_SHAPE } from '../http/validation.js';
 import { authPage, ROOT } from './layout.js';
 
 /** No session (or an ended one): pages send the browser to sign in; JSON calls get the envelope. */
@@ -48,7 +49,12 @@ export function dashboardErrors(err: FastifyError, request: FastifyRequest, repl
     if (err.code === 'RATE_LIMITED') return page(reply, 429, 'Too many attempts', [err.message]);
     return page(reply, err.statusCode, 'Not allowed', [err.message]);
   }
-  if (err.validation) return page(reply, 422, 'That did not work', [err.message]);
+  if (err.validation) {
+    // A path id that cannot be one (http/schemas.ts PathId) is the same NOT_FOUND as an unknown one.
+    const idShape = err.validation.find((e) => e.keyword === ID_SHAPE);
+    if (idShape) return page(reply, 404, 'Not found', [String(idShape.params.message)]);
+    return page(reply, 422, 'That did not work', [err.message]);
+  }
   if (err.statusCode && err.statusCode < 500) {
     return page(reply, 422, 'That did not work', ['The request could not be read.']);
   }

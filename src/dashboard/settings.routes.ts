@@ -46,14 +46,12 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         xpub: p.xpub ?? '',
       };
       const preview = p.xpub ? safePreview(p.network, p.xpub) : undefined;
-      return reply
-        .type(html)
-        .send(
-          settingsPage(ctx, networks, form, {
-            preview,
-            notice: request.query.saved ? 'Settings saved.' : undefined,
-          }),
-        );
+      return reply.type(html).send(
+        settingsPage(ctx, networks, form, {
+          preview,
+          notice: request.query.saved ? 'Settings saved.' : undefined,
+        }),
+      );
     },
   );
 
