@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { demoOwnerBanner, seedDemoOwner } from './dashboard/demo.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { DirectoryLockedError } from './db/directory-lock.js';
 import { migrate } from './db/migrate.js';
 import { DatabaseUnreachableError, waitForPostgres } from './db/wait.js';
 import { memoryStore } from './http/rate-limit.js';
 import { resilientRedisStore } from './http/shared-store.js';
-import { demoOwnerBanner, seedDemoOwner } from './dashboard/demo.js';
 import { createLogger } from './log.js';
 import { demoBanner, seedDemo } from './merchants/demo.js';
 import { startWorkers } from './workers.js';
@@ -24,7 +24,10 @@ async function main() {
       ? await seedDemo(database.db, config.networks, new Date())
       : undefined;
   const demoInvite = demo
-    ? await seedDemoOwner(database.db, demo.accountId, { now: new Date(), publicBaseUrl: config.publicBaseUrl })
+    ? await seedDemoOwner(database.db, demo.accountId, {
+        now: new Date(),
+        publicBaseUrl: config.publicBaseUrl,
+      })
     : undefined;
   const limiter = config.redisUrl ? resilientRedisStore(config.redisUrl, log) : memoryStore();
   const app = await buildApp({ config, database, limiter, loggerInstance: log });

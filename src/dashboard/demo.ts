@@ -14,7 +14,13 @@ export async function seedDemoOwner(
   accountId: string,
   ctx: { now: Date; publicBaseUrl: string },
 ): Promise<string> {
-  const { inviteUrl } = await inviteUser(db, accountId, { email: DEMO_OWNER_EMAIL, role: 'owner' }, OPERATOR, ctx);
+  const { inviteUrl } = await inviteUser(
+    db,
+    accountId,
+    { email: DEMO_OWNER_EMAIL, role: 'owner' },
+    OPERATOR,
+    ctx,
+  );
   return inviteUrl;
 }
 

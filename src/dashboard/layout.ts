@@ -54,7 +54,7 @@ export function shell(ctx: DashboardContext, section: Section | null, title: str
 <header class="topbar">
 <a class="brand" href="${ROOT}"><span class="brand-mark" aria-hidden="true">P</span>Paydesk</a>
 ${ctx.projects.length > 1 ? projectSelect(ctx) : html`<span class="user">${ctx.project.name}</span>`}
-<span class="user hide-phone">${ctx.session.email}</span>
+<a class="user" href="${ROOT}/account">${ctx.session.email}</a>
 <form method="post" action="${ROOT}/sign-out">${csrf(ctx)}<button type="submit" class="button button-small">Sign out</button></form>
 </header>
 <nav class="nav" aria-label="Dashboard"><ul>${links}</ul></nav>

@@ -4,6 +4,7 @@ import { matchesIfNoneMatch } from '../checkout/checkout.js';
 import { noStore, setSecurityHeaders } from '../checkout/headers.js';
 import { ApiError } from '../http/errors.js';
 import { enforce, type Limit } from '../http/rate-limit.js';
+import { accountRoutes } from './account.routes.js';
 import { dashboardAssets } from './assets.js';
 import { authRoutes } from './auth.routes.js';
 import { dashboardErrors } from './errors.js';
@@ -59,5 +60,6 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await signedIn.register(webhookRoutes);
     await signedIn.register(settingsRoutes);
     await signedIn.register(teamRoutes);
+    await signedIn.register(accountRoutes);
   });
 };
