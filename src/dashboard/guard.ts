@@ -55,8 +55,12 @@ export function checkOrigin(request: FastifyRequest, publicBaseUrl: string): voi
   const site = request.headers['sec-fetch-site'];
   const origin = request.headers.origin;
   const own = [new URL(publicBaseUrl).origin, `${request.protocol}://${request.headers.host}`];
+  // A browser that says same-origin is believed (Chrome sends `Origin: null` on form posts under some
+  // referrer policies); otherwise a stated Origin must be ours.
   const foreign =
-    site === 'cross-site' || site === 'same-site' || (origin !== undefined && !own.includes(origin));
+    site === 'cross-site' ||
+    site === 'same-site' ||
+    (site !== 'same-origin' && origin !== undefined && !own.includes(origin));
   if (foreign) {
     throw ApiError.validation([
       {

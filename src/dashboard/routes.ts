@@ -32,6 +32,9 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.decorateRequest('dashboard', null as never);
   app.addHook('onRequest', async (request, reply) => {
     setSecurityHeaders(reply);
+    // Unlike the payment page's no-referrer: with it Chrome posts forms with `Origin: null`, which the
+    // Origin check could not tell from a sandboxed attacker. Other sites still get no referrer.
+    reply.header('Referrer-Policy', 'same-origin');
     noStore(reply);
     await enforce(app.limiter, reply, `dash:${request.ip}`, DASHBOARD_LIMIT, app.clock().getTime());
   });

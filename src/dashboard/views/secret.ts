@@ -5,8 +5,8 @@ import { type Html, html } from '../../checkout/html.js';
  * that it will not be shown again. Never in a URL, never on a later page.
  */
 export function secretField(id: string, label: string, value: string, note: string): Html {
-  return html`<section class="secret" aria-labelledby="${id}-heading">
-<h2 id="${id}-heading">${label}</h2>
+  return html`<section class="secret">
+<h2>${label}</h2>
 <p>${note} You will not see it again.</p>
 <label for="${id}" class="visually-hidden">${label}</label>
 <div class="secret-row">
