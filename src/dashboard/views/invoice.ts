@@ -24,7 +24,7 @@ export function invoicePage(
     html`<p><a href="${ROOT}/invoices">← Invoices</a></p>
 <h1>Invoice <code>${i.id}</code></h1>
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-<section class="panel" aria-labelledby="fields"><h2 id="fields">Details</h2><dl class="details">
+<section class="panel" aria-labelledby="fields" tabindex="0"><h2 id="fields">Details</h2><dl class="details">
 ${definition('Status', badge(i.status))}
 ${definition('Amount', `${formatMoney(money(i.amount))} ${i.currency}`)}
 ${definition('Amount paid', `${formatMoney(money(i.amount_paid))} ${i.currency}`)}
@@ -41,7 +41,7 @@ ${definition('Updated', time(i.updated_at))}
 ${definition('Payment page', html`<a href="${payUrl}">${payUrl}</a>`)}
 ${definition('Metadata', Object.keys(i.metadata).length ? html`<code>${JSON.stringify(i.metadata)}</code>` : null)}
 </dl></section>
-<section class="panel" aria-labelledby="payments"><h2 id="payments">Payments</h2>
+<section class="panel" aria-labelledby="payments" tabindex="0"><h2 id="payments">Payments</h2>
 ${
   d.payments.length
     ? html`<table><thead><tr><th scope="col">Transaction</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Seen</th><th scope="col">Confirmed</th></tr></thead><tbody>${d.payments.map(
@@ -51,7 +51,7 @@ ${
     : html`<p class="muted">No payment yet.</p>`
 }
 </section>
-<section class="panel" aria-labelledby="events"><h2 id="events">Events and webhook deliveries</h2>
+<section class="panel" aria-labelledby="events" tabindex="0"><h2 id="events">Events and webhook deliveries</h2>
 ${d.events.length ? html`<ol class="events">${d.events.map((e) => eventItem(ctx, d, e, owner))}</ol>` : html`<p class="muted">No events.</p>`}
 </section>`,
   );

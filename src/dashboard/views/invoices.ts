@@ -43,7 +43,7 @@ export function invoicesPage(ctx: DashboardContext, v: ListView): string {
 <div class="field grow"><label for="q">Search</label><input id="q" name="q" type="search" value="${v.q}" maxlength="200" placeholder="inv_… or an order id" aria-describedby="q-hint"><p class="hint" id="q-hint">An invoice id or an order id, exactly.</p></div>
 <button type="submit" class="button">Filter</button>
 </form>
-<div class="panel"><table>
+<div class="panel" role="region" aria-label="Invoices, newest first" tabindex="0"><table>
 <caption class="visually-hidden">Invoices, newest first</caption>
 <thead><tr><th scope="col">Invoice</th><th scope="col">Order</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="5" class="muted">No invoices match.</td></tr>`}</tbody>

@@ -25,7 +25,7 @@ export function keysPage(ctx: DashboardContext, keys: Key[], notice?: string): s
 <form method="get" action="${ROOT}/api-keys/new"><button type="submit" class="button button-primary">Create key</button></form></div>
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 <p class="muted">Secret keys of ${ctx.project.name}. Your server sends one as <code>Authorization: Bearer svc_secret_…</code>. A revoked key stops working on the very next request.</p>
-<div class="panel"><table>
+<div class="panel" role="region" aria-label="API keys" tabindex="0"><table>
 <caption class="visually-hidden">API keys</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="6" class="muted">No keys yet.</td></tr>`}</tbody>

@@ -17,7 +17,7 @@ export function teamPage(
     html`<div class="page-head"><h1>Team</h1>
 <form method="get" action="${ROOT}/team/invite"><button type="submit" class="button button-primary">Invite user</button></form></div>
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-<section class="panel" aria-labelledby="users"><h2 id="users">Users</h2><table>
+<section class="panel" aria-labelledby="users" tabindex="0"><h2 id="users">Users</h2><table>
 <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Last sign-in</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${users.map(
       (
@@ -25,7 +25,7 @@ ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
       ) => html`<tr><td>${u.email}${u.id === ctx.session.userId ? html` <span class="muted">(you)</span>` : ''}${u.password_hash ? '' : html` <span class="badge">invited</span>`}</td><td>${u.role}</td><td>${time(u.last_sign_in_at)}</td>
 <td>${u.id === ctx.session.userId ? '' : html`<form method="post" action="${ROOT}/team/${u.id}/remove">${csrf(ctx)}<button type="submit" class="button button-small button-danger">Remove</button></form>`}</td></tr>`,
     )}</tbody></table></section>
-<section class="panel" aria-labelledby="audit"><h2 id="audit">Audit log</h2>
+<section class="panel" aria-labelledby="audit" tabindex="0"><h2 id="audit">Audit log</h2>
 ${
   log.length
     ? html`<table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Subject</th></tr></thead><tbody>${log.map(

@@ -35,7 +35,7 @@ function endpointPanel(
   const headingId = `endpoint-${i}`;
   const action = (path: string, label: string, cls = 'button button-small') =>
     html`<form method="post" action="${ROOT}/webhooks/${e.id}/${path}" class="inline">${csrf(ctx)}<button type="submit" class="${cls}">${label}</button></form>`;
-  return html`<section class="panel" aria-labelledby="${headingId}">
+  return html`<section class="panel" aria-labelledby="${headingId}" tabindex="0">
 <h2 id="${headingId}"><code>${e.url}</code></h2>
 <dl class="details">
 <dt>Status</dt><dd>${badge(e.status)}</dd>
