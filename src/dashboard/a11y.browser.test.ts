@@ -122,7 +122,8 @@ describe.skipIf(skipBrowserTests)('accessibility (axe-core) and layout of every 
           found.push(`${name}: ${v.id} (${v.help}) at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
         }
         const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
-        if (width > viewport.width) found.push(`${name}: the page is ${width} px wide, wider than the screen`);
+        if (width > viewport.width)
+          found.push(`${name}: the page is ${width} px wide, wider than the screen`);
         if (SCREENSHOTS) {
           const file = new URL(`dashboard-${name}-${colorScheme}-${device}.png`, SHOTS_DIR);
           await page.screenshot({ path: file.pathname, fullPage: device === 'desktop' });

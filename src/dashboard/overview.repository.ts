@@ -12,21 +12,19 @@ export async function countByStatus(db: Kysely<Database>, projectId: string) {
   return new Map(rows.map((r) => [r.status, BigInt(r.n)]));
 }
 
-/** Paid volume per UTC day since `from`, through the paid-invoices index; cents keep it exact. */
+/** Paid volume per UTC day since `from`, from the per-day totals the invoices trigger keeps (0006). */
 export function paidPerDay(db: Kysely<Database>, projectId: string, from: Date) {
   return db
-    .selectFrom('invoices')
+    .selectFrom('invoice_paid_daily')
     .select([
-      sql<string>`to_char(paid_at at time zone 'UTC', 'YYYY-MM-DD')`.as('day'),
-      sql<string>`sum(amount)::text`.as('volume'),
-      sql<string>`(sum(amount) * 100)::bigint::text`.as('cents'),
-      sql<string>`count(*)::text`.as('count'),
+      sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'),
+      sql<string>`sum(volume)::text`.as('volume'),
+      sql<string>`(sum(volume) * 100)::bigint::text`.as('cents'),
+      sql<string>`sum(n)::text`.as('count'),
     ])
     .where('project_id', '=', projectId)
-    .where('paid_at', 'is not', null)
-    .where('paid_at', '>=', from)
-    .where('status', '=', 'paid')
-    .groupBy(sql`1`)
-    .orderBy(sql`1`)
+    .where('day', '>=', sql<Date>`${from.toISOString().slice(0, 10)}::date`)
+    .groupBy('day')
+    .orderBy('day')
     .execute();
 }

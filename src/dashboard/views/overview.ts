@@ -41,8 +41,8 @@ ${chart(days, currency)}
   );
 }
 
-const W = 600;
-const H = 180;
+const W = 720;
+const H = 160;
 const PAD = 24;
 
 /** Bars drawn from integers only (cents scaled with bigint): the picture of the table beside it. */
