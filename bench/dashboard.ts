@@ -52,7 +52,6 @@ async function main() {
   });
   const app = await buildApp({ config, database, limiter: memoryStore(), logger: { level: 'warn' } });
   await app.ready();
-  // The dashboard's own rate limit is per address: the benchmark is one address.
   const m = await createMerchant(app, { name: 'Bench shop' });
   await admin(app, 'POST', `/v1/admin/projects/${m.projectId}/webhook-endpoints`, {
     url: 'http://127.0.0.1:9/bench',
@@ -88,12 +87,14 @@ async function main() {
     ['Team', '/dashboard/team'],
   ];
   const rows: string[] = [];
-  for (const [name, path] of pages) {
-    for (let i = 0; i < 5; i++) await owner.get(path); // warm-up
+  for (const [n, [name, path]] of pages.entries()) {
+    // One client address per page: the dashboard allows 600 requests a minute per address.
+    const get = () => app.inject({ url: path, headers: { cookie: owner.cookie }, remoteAddress: `10.0.0.${n + 1}` });
+    for (let i = 0; i < 5; i++) await get(); // warm-up
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const start = performance.now();
-      const res = await owner.get(path);
+      const res = await get();
       times.push(performance.now() - start);
       if (res.statusCode !== 200) throw new Error(`${path} → ${res.statusCode}`);
     }
