@@ -8,7 +8,10 @@ import { authPage, ROOT } from './layout.js';
 
 /** No session (or an ended one): pages send the browser to sign in; JSON calls get the envelope. */
 export function signInRequired(): ApiError {
-  return new ApiError('API_KEY_REQUIRED', 'Sign in to the dashboard first');
+  // Contract §2: every 401 carries WWW-Authenticate: Bearer, this one included.
+  return new ApiError('API_KEY_REQUIRED', 'Sign in to the dashboard first', {
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });
 }
 
 export function isJsonRoute(request: FastifyRequest): boolean {
