@@ -89,7 +89,8 @@ async function main() {
   const rows: string[] = [];
   for (const [n, [name, path]] of pages.entries()) {
     // One client address per page: the dashboard allows 600 requests a minute per address.
-    const get = () => app.inject({ url: path, headers: { cookie: owner.cookie }, remoteAddress: `10.0.0.${n + 1}` });
+    const get = () =>
+      app.inject({ url: path, headers: { cookie: owner.cookie }, remoteAddress: `10.0.0.${n + 1}` });
     for (let i = 0; i < 5; i++) await get(); // warm-up
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {

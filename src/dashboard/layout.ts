@@ -70,7 +70,7 @@ function projectSelect(ctx: DashboardContext): Html {
   return html`<form class="project-form" method="post" action="${ROOT}/project">${csrf(ctx)}
 <label for="project" class="visually-hidden">Project</label>
 <select id="project" name="project_id" data-autosubmit>${ctx.projects.map(option)}</select>
-<button type="submit" class="button button-small">Switch</button>
+<button type="submit" class="button button-small" data-without-script>Switch</button>
 </form>`;
 }
 

@@ -31,6 +31,9 @@
     cancel.addEventListener('click', () => cancel.closest('dialog')?.close());
   }
 
+  // Buttons only needed without a script (the project select submits itself).
+  for (const button of document.querySelectorAll('[data-without-script]')) button.hidden = true;
+
   // Selects that change the view (project, status filter) submit their form at once.
   for (const select of document.querySelectorAll('select[data-autosubmit]')) {
     select.addEventListener('change', () => select.form?.requestSubmit());
