@@ -53,6 +53,24 @@ describe('sign-in', () => {
     expect(cookie).not.toMatch(/Secure/); // PUBLIC_BASE_URL is http in tests
   });
 
+  test('the cookie is Secure when PUBLIC_BASE_URL is https', async () => {
+    const https = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://pay.shop.example' } });
+    try {
+      const m = await createMerchant(https.app);
+      await inviteAndAccept(https.app, m.accountId, 'secure@shop.example');
+      const res = await https.app.inject({
+        method: 'POST',
+        url: '/dashboard/sign-in',
+        payload: formBody({ email: 'secure@shop.example', password: PASSWORD }),
+        headers: { ...FORM, origin: 'https://pay.shop.example' },
+      });
+      expect(res.statusCode).toBe(303);
+      expect(String(res.headers['set-cookie'])).toMatch(/; Secure/);
+    } finally {
+      await https.close();
+    }
+  });
+
   test('a wrong password and an unknown email get the same answer', async () => {
     const m = await createMerchant(t.app);
     await inviteAndAccept(t.app, m.accountId, 'same@shop.example');

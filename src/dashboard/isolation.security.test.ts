@@ -56,6 +56,16 @@ describe("another account's ids", () => {
     expect(list.json().data[0].status).toBe('active');
   });
 
+  test("an unknown page is the dashboard's 404 page; an unknown JSON call the envelope", async () => {
+    const { owner } = await merchantWithOwner(t.app, 'nopage@shop.example');
+    const page = await owner.get('/dashboard/nope');
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const json = await owner.get('/dashboard/api/nope');
+    expect(json.statusCode).toBe(404);
+    expect(json.json().error.code).toBe('NOT_FOUND');
+  });
+
   test('an unknown or malformed id is the same NOT_FOUND', async () => {
     const { owner } = await merchantWithOwner(t.app, 'unknown@shop.example');
     for (const url of [

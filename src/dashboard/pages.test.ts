@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { admin, createInvoice, manualClock, startTestApp, type TestApp } from '../../test/app.js';
-import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 import { merchantWithOwner } from '../../test/dashboard.js';
 
 const clock = manualClock(new Date('2026-11-23T10:00:00Z'));
@@ -152,6 +152,19 @@ describe('settings', () => {
       network: 'tron',
       invoice_ttl_seconds: 1800,
     });
+  });
+
+  test('previews EVM addresses (0x…) for an Ethereum-path xpub', async () => {
+    const { owner } = await merchantWithOwner(t.app, 'settings-evm@shop.example');
+    const form = {
+      name: 'EVM shop',
+      ttl_minutes: '60',
+      network: 'polygon',
+      currency: 'USDC',
+      xpub: TEST_XPUB,
+    };
+    const preview = await owner.post('/dashboard/settings', { ...form, intent: 'preview' });
+    expect(preview.body.match(/<li><code>0x[0-9a-fA-F]{40}<\/code><\/li>/g)).toHaveLength(3);
   });
 
   test('refuses what the admin API refuses, with its messages, and changes nothing', async () => {

@@ -53,6 +53,10 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
   await app.register(authRoutes);
+  // Any other path under /dashboard is the dashboard's own 404 page (JSON under /dashboard/api).
+  app.get('/*', { schema: { hide } }, async () => {
+    throw ApiError.notFound('There is no such page in the dashboard.');
+  });
 
   await app.register(async (signedIn) => {
     guardDashboard(signedIn);
