@@ -4,12 +4,12 @@ import { ok } from '../http/envelope.js';
 import { ApiError } from '../http/errors.js';
 import { errorResponses, StringEnum, Success } from '../http/schemas.js';
 import * as merchants from '../merchants/service.js';
-import { CURRENCIES } from '../networks/network.js';
 import { previewAddresses } from '../networks/preview.js';
 import { audit } from '../users/audit.js';
 import { actor } from './actor.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
+import { settingsChanges } from './settings.form.js';
 import { type SettingsForm, settingsPage } from './views/settings.js';
 
 const hide = true;
@@ -73,30 +73,10 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.type(html).send(settingsPage(ctx, networks, form, { preview }));
       }
       const now = app.clock();
-      const minutes = /^\d{1,5}$/.test(form.ttl_minutes.trim())
-        ? Number(form.ttl_minutes.trim())
-        : Number.NaN;
-      const changes = {
-        name: form.name.trim(),
-        invoice_ttl_seconds: minutes * 60,
-        network: form.network,
-        currency: form.currency,
-        xpub: xpub === '' ? null : xpub,
-      };
-      const problems = [];
-      if (changes.name.length < 1 || changes.name.length > 100)
-        problems.push('The project name must be 1 to 100 characters long');
-      if (!(minutes >= 1 && minutes <= 10_080))
-        problems.push('The invoice lifetime must be a whole number of minutes from 1 to 10080');
-      if (!(CURRENCIES as readonly string[]).includes(form.currency)) problems.push('Choose USDT or USDC');
-      if (problems.length) {
-        throw ApiError.validation(
-          problems.map((message) => ({ in: 'body' as const, field: 'settings', rule: 'invalid', message })),
-        );
-      }
+      const changes = settingsChanges(form);
       // The same function as PATCH /v1/admin/projects/{id}: one set of rules for the payment settings.
       await merchants.updateProject(app.db, networks, ctx.project.id, changes, now);
-      const summary = `${ctx.project.id}: name, lifetime ${minutes} min, ${changes.network}, ${changes.currency}, xpub ${changes.xpub ? 'set' : 'none'}`;
+      const summary = `${ctx.project.id}: name, lifetime ${form.ttl_minutes.trim()} min, ${changes.network}, ${changes.currency}, xpub ${changes.xpub ? 'set' : 'none'}`;
       await audit(app.db, ctx.session.accountId, actor(ctx), 'project.settings_changed', summary, now);
       return reply.redirect(`${ROOT}/settings?saved=1`, 303);
     } catch (err) {
