@@ -17,6 +17,7 @@ import { brandingAdminRoutes } from './branding/routes.js';
 import { sendPageNotFound } from './checkout/errors.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import type { Config } from './config.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { openApiOptions } from './docs/openapi.js';
@@ -25,6 +26,7 @@ import { clientErrorHandler } from './http/client-error.js';
 import { type Drain, registerDrain } from './http/drain.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { guardInput, parseJsonBody, parseQueryString } from './http/input.js';
+import { redactingChildLogger } from './http/log-redaction.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 import { onUnroutableRequest, registerRouteFallbacks } from './http/routing.js';
 import { ErrorEnvelope } from './http/schemas.js';
@@ -39,6 +41,7 @@ import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant
 import { guardMerchantApi, merchantRoutes } from './merchants/routes.js';
 import { networkAdminRoutes } from './networks/routes.js';
 import { paymentAmountFormat, sandboxRoutes } from './sandbox/routes.js';
+import { userAdminRoutes } from './users/routes.js';
 import { webhookAdminRoutes } from './webhooks/routes.js';
 
 declare module 'fastify' {
@@ -92,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: traceIdFor,
     // Node's parser refuses malformed HTTP before Fastify sees it: answer in the envelope all the same.
     clientErrorHandler,
+    childLoggerFactory: redactingChildLogger,
     logController: new LogController({ requestIdLogLabel: 'trace_id' }),
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
@@ -167,10 +171,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(webhookAdminRoutes);
       await admin.register(networkAdminRoutes);
       await admin.register(brandingAdminRoutes);
+      await admin.register(userAdminRoutes);
     },
     { prefix: '/v1/admin' },
   );
   await app.register(checkoutRoutes, { prefix: '/pay' });
+  await app.register(dashboardRoutes, { prefix: '/dashboard' });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // @fastify/swagger-ui overrides `url` with its own ./json; Swagger UI loads a `urls` list instead when

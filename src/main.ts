@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { demoOwnerBanner, seedDemoOwner } from './dashboard/demo.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { DirectoryLockedError } from './db/directory-lock.js';
 import { migrate } from './db/migrate.js';
@@ -18,10 +19,16 @@ async function main() {
   const log = createLogger(config);
   const database = await openWhenReachable(config, log);
   await migrate(database.db);
-  const demoSecret =
+  const demo =
     database.kind === 'pglite' && database.isNewEmbedded
       ? await seedDemo(database.db, config.networks, new Date())
       : undefined;
+  const demoInvite = demo
+    ? await seedDemoOwner(database.db, demo.accountId, {
+        now: new Date(),
+        publicBaseUrl: config.publicBaseUrl,
+      })
+    : undefined;
   const limiter = config.redisUrl ? resilientRedisStore(config.redisUrl, log) : memoryStore();
   const app = await buildApp({ config, database, limiter, loggerInstance: log });
 
@@ -52,7 +59,8 @@ async function main() {
   if (config.role === 'worker') await app.ready();
   else await app.listen({ port: config.port, host: config.host });
   log.info({ role: config.role }, 'paydesk started');
-  if (demoSecret) process.stdout.write(`${demoBanner(demoSecret, config.publicBaseUrl)}\n`);
+  if (demo) process.stdout.write(`${demoBanner(demo.secret, config.publicBaseUrl)}\n`);
+  if (demoInvite) process.stdout.write(`${demoOwnerBanner(demoInvite, config.publicBaseUrl)}\n`);
 }
 
 /** PostgreSQL may still be starting (a deployment brings both up together): wait for it, then open. */

@@ -33,6 +33,13 @@ describe('quick start (npm start on an empty folder)', () => {
       expect(first.stdout().replace(banner, '')).not.toMatch(KEY);
       expect(existsSync(path.join(cwd, '.paydesk', 'db', 'PG_VERSION'))).toBe(true);
 
+      // Beside the key, a sign-in link for the demo dashboard owner: an invite that sets a password.
+      const invite = /(http:\/\/\S+\/dashboard\/invite\/[A-Za-z0-9_-]{43})/.exec(first.stdout())?.[1];
+      expect(invite).toBeDefined();
+      const page = await fetch(invite as string);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Set your password');
+
       const me = await api(first, 'GET', '/v1/merchant/me', secret);
       expect(me.status).toBe(200);
       expect(me.body.data.project).toMatchObject({ status: 'active', network: 'sandbox' });

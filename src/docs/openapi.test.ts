@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from '../../test/app.js';
 import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { inviteAndAccept, signIn } from '../../test/dashboard.js';
 
 type Json = Record<string, any>;
 interface Operation {
@@ -218,7 +219,9 @@ describe('GET /v1/openapi.json', () => {
   });
 
   test('documents every route the app serves under /v1, and nothing it does not serve', () => {
-    const served = registeredRoutes(t.app).filter((r) => / \/v1\//.test(r) && r !== 'GET /v1/openapi.json');
+    const served = registeredRoutes(t.app).filter(
+      (r) => / \/(v1|dashboard\/api)\//.test(r) && r !== 'GET /v1/openapi.json',
+    );
     expect(served).toContain('GET /v1/merchant/invoices/{invoice}');
     const documented = [...c.operations.values()].map(({ method, path }) => `${method} ${path}`);
     expect(documented.sort()).toEqual(served.sort());
@@ -239,6 +242,7 @@ describe('GET /v1/openapi.json', () => {
       const security = op.security ?? doc.security;
       if (path.startsWith('/v1/admin/')) expect(security, id).toEqual([{ adminToken: [] }]);
       else if (path === '/v1/health') expect(security, id).toEqual([]);
+      else if (path.startsWith('/dashboard/api/')) expect(security, id).toEqual([{ dashboardSession: [] }]);
       else expect(security, id).toEqual([{ merchantKey: [] }]);
     }
   });
@@ -425,6 +429,41 @@ describe('real responses match the document', () => {
     await call(t.app, 'adminDeleteLogo', 200, color);
     await call(t.app, 'adminDeleteLogo', 401, { params: project });
     await call(t.app, 'adminDeleteLogo', 404, { ...color, params: nope });
+  });
+
+  test('dashboard users and the dashboard JSON calls', async () => {
+    const account = { id: m.accountId };
+    const created = await call(t.app, 'adminCreateDashboardUser', 201, {
+      auth: adminAuth,
+      params: account,
+      body: { email: 'openapi-owner@shop.example' },
+    });
+    expect(created.json().data.invite_url).toMatch(/\/dashboard\/invite\//);
+    await call(t.app, 'adminCreateDashboardUser', 401, { params: account, body: { email: 'a@b.example' } });
+    await call(t.app, 'adminCreateDashboardUser', 404, {
+      auth: adminAuth,
+      params: { id: 'acct_nope' },
+      body: { email: 'a@b.example' },
+    });
+    await call(t.app, 'adminCreateDashboardUser', 422, {
+      auth: adminAuth,
+      params: account,
+      body: { email: 'nope' },
+    });
+
+    await inviteAndAccept(t.app, m.accountId, 'openapi-second@shop.example');
+    const owner = await signIn(t.app, 'openapi-second@shop.example');
+    const session = { cookie: owner.cookie, 'x-csrf-token': owner.csrf };
+    const body = { network: 'tron', xpub: TRON_TEST_XPUB };
+    const res = await call(t.app, 'dashboardPreviewDepositAddresses', 200, { auth: session, body });
+    expect(res.json().data.addresses).toHaveLength(3);
+    expect(res.json().data.addresses[0].address).toMatch(/^T/);
+    await call(t.app, 'dashboardPreviewDepositAddresses', 401, { body });
+    await call(t.app, 'dashboardPreviewDepositAddresses', 422, { auth: { cookie: owner.cookie }, body });
+    await call(t.app, 'dashboardPreviewDepositAddresses', 422, {
+      auth: session,
+      body: { ...body, network: 'sandbox' },
+    });
   });
 
   test('webhook endpoints, their delivery log and redelivery', async () => {

@@ -22,6 +22,11 @@ export function openApiOptions(config: Config): SwaggerOptions {
         { name: 'Invoices', description: 'Payment requests and their status' },
         { name: 'Admin', description: 'The operator API, enabled by PAYDESK_ADMIN_TOKEN' },
         {
+          name: 'Dashboard',
+          description:
+            'JSON calls of the merchant dashboard (/dashboard): a signed-in session cookie and its X-CSRF-Token',
+        },
+        {
           name: 'Sandbox',
           description: 'Operator calls that pay sandbox invoices by hand, through the real payment path',
         },
@@ -32,6 +37,12 @@ export function openApiOptions(config: Config): SwaggerOptions {
             type: 'http',
             scheme: 'bearer',
             description: 'A secret API key of a project, svc_secret_…, issued by the operator',
+          },
+          dashboardSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'paydesk_session',
+            description: 'The dashboard session of a signed-in user; state changes also need X-CSRF-Token',
           },
           adminToken: {
             type: 'http',
@@ -45,7 +56,12 @@ export function openApiOptions(config: Config): SwaggerOptions {
     // Everything under /v1/admin is guarded by the operator's token (one hook in src/admin), not by a
     // merchant key; saying so here keeps every admin route, present and future, documented alike.
     transform: ({ schema, url }) => ({
-      schema: url.startsWith('/v1/admin/') && schema ? { ...schema, security: [{ adminToken: [] }] } : schema,
+      schema:
+        url.startsWith('/v1/admin/') && schema
+          ? { ...schema, security: [{ adminToken: [] }] }
+          : url.startsWith('/dashboard/api/') && schema
+            ? { ...schema, security: [{ dashboardSession: [] }] }
+            : schema,
       url,
     }),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },

@@ -20,6 +20,8 @@ type Route = { method: string; url: string };
 const MERCHANT = '/v1/merchant/';
 const OPERATOR = '/v1/admin/';
 const PUBLIC = ['/v1/health', '/v1/openapi.json', '/docs', '/pay'];
+/** The merchant dashboard: its own session cookie (src/dashboard/guard.ts), tested below. */
+const DASHBOARD = '/dashboard';
 
 const routesUnder = (app: FastifyInstance, prefix: string) =>
   app.routeTable.filter((r) => r.url.startsWith(prefix) && r.method !== 'HEAD');
@@ -161,12 +163,44 @@ describe('every merchant route refuses every authentication failure', () => {
   });
 });
 
-test('every route is merchant, operator or public: none is left undecided', () => {
+test('every route is merchant, operator, dashboard or public: none is left undecided', () => {
   const undecided = t.app.routeTable.filter(
     (r) =>
-      !r.url.startsWith(MERCHANT) && !r.url.startsWith(OPERATOR) && !PUBLIC.some((p) => r.url.startsWith(p)),
+      !r.url.startsWith(MERCHANT) &&
+      !r.url.startsWith(OPERATOR) &&
+      !r.url.startsWith(DASHBOARD) &&
+      !PUBLIC.some((p) => r.url.startsWith(p)),
   );
   expect(undecided).toEqual([]);
+});
+
+test('every dashboard route but sign-in, invites and assets needs a session', async () => {
+  const open = /^\/dashboard\/(sign-in|invite\/|assets\/)/;
+  const guarded = routesUnder(t.app, DASHBOARD).filter((r) => !open.test(r.url) && !r.url.includes('*'));
+  expect(guarded.length).toBeGreaterThan(20);
+  for (const route of guarded) {
+    const url = route.url.replace(
+      /:([a-z]+)/g,
+      (_, name: string) => `${name === 'event' ? 'evt' : 'x'}_000000000000000000000000`,
+    );
+    const res = await t.app.inject({
+      method: route.method as 'GET',
+      url,
+      payload: route.method === 'POST' ? {} : undefined,
+    });
+    if (route.url.startsWith('/dashboard/api/')) {
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 401 });
+      expectError(res, 401, 'API_KEY_REQUIRED');
+    } else if (route.method === 'GET') {
+      expect({ url, status: res.statusCode, location: res.headers.location }).toEqual({
+        url,
+        status: 303,
+        location: '/dashboard/sign-in',
+      });
+    } else {
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 401 });
+    }
+  }
 });
 
 describe('order of checks', () => {

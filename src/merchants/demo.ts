@@ -5,13 +5,14 @@ import { createAccount, createProject, issueApiKey } from './service.js';
 
 /**
  * A brand-new embedded database gets a demo account, a sandbox project and a key, so that
- * `npm start` is immediately usable. Returns the secret, which the caller prints once.
+ * `npm start` is immediately usable. Returns the secret, which the caller prints once, and the account
+ * (main.ts gives it a demo dashboard owner).
  */
 export async function seedDemo(
   db: Kysely<Database>,
   networks: NetworkRegistry,
   now: Date,
-): Promise<string | undefined> {
+): Promise<{ secret: string; accountId: string } | undefined> {
   const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (existing) return undefined;
   const account = await createAccount(db, { name: 'Demo account' }, now);
@@ -22,7 +23,7 @@ export async function seedDemo(
     now,
   );
   const { secret } = await issueApiKey(db, project.id, { name: 'Demo key' }, now);
-  return secret;
+  return { secret, accountId: account.id };
 }
 
 export function demoBanner(secret: string, baseUrl: string): string {

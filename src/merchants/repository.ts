@@ -136,3 +136,25 @@ export function liveKey(keyId: string | RawBuilder<string>) {
 export async function notifyAuthChanged(db: Db): Promise<void> {
   await sql`select pg_notify(${AUTH_CHANNEL}, '')`.execute(db);
 }
+
+/** An account's projects, oldest first (the dashboard's project select). */
+export function listAccountProjects(db: Db, accountId: string) {
+  return db
+    .selectFrom('projects')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** A project's keys, newest first, without their hashes. */
+export function listApiKeys(db: Db, projectId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(apiKeyColumns)
+    .where('project_id', '=', projectId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}

@@ -141,3 +141,18 @@ export async function describeKey(db: Kysely<Database>, projectId: string, keyId
   if (!project || !apiKey) throw ApiError.notFound();
   return { project, apiKey };
 }
+
+export function listAccountProjects(db: Kysely<Database>, accountId: string) {
+  return repo.listAccountProjects(db, accountId);
+}
+
+export function listApiKeys(db: Kysely<Database>, projectId: string) {
+  return repo.listApiKeys(db, projectId);
+}
+
+/** A key of this project only: another project's key id is not found. */
+export async function findProjectKey(db: Kysely<Database>, projectId: string, keyId: string) {
+  const key = await repo.findApiKey(db, keyId);
+  if (!key || key.project_id !== projectId) throw ApiError.notFound('No API key with this id');
+  return key;
+}

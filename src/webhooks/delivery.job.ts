@@ -115,7 +115,12 @@ function deliverer(deps: DeliveryDeps, tuning: DeliveryTuning, clock: () => Date
     });
     try {
       const headers = {
-        ...signatureHeaders(delivery.secret, delivery.event_id, startedAt, delivery.body),
+        ...signatureHeaders(
+          delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : delivery.secret,
+          delivery.event_id,
+          startedAt,
+          delivery.body,
+        ),
         'content-type': 'application/json',
         'user-agent': userAgent,
       };

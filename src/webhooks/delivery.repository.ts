@@ -13,6 +13,8 @@ export interface ClaimedDelivery {
   attempts: number;
   url: string;
   secret: string;
+  /** The secret before a roll, while it still signs beside `secret` (24 h); null otherwise. */
+  previous_secret: string | null;
   body: string;
   /** The lease, and the fencing token for recording the outcome: only its holder may write it. */
   locked_until: Date;
@@ -68,9 +70,9 @@ export async function claimDue(db: Db, r: ClaimRequest): Promise<ClaimedDelivery
     set locked_until = ${r.leaseUntil}, updated_at = ${r.now}
     from claimed, webhook_endpoints e, events ev
     where d.id = claimed.id and e.id = d.endpoint_id and ev.id = d.event_id
-    returning d.id::text as id, d.event_id, d.endpoint_id, d.attempts, e.url, e.secret, ev.body, d.locked_until`.execute(
-    db,
-  );
+    returning d.id::text as id, d.event_id, d.endpoint_id, d.attempts, e.url, e.secret,
+      case when e.previous_secret_expires_at > ${r.now} then e.previous_secret end as previous_secret,
+      ev.body, d.locked_until`.execute(db);
   return result.rows;
 }
 

@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { WebhookEndpointTable } from './webhook.table.js';
@@ -7,7 +8,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** The channel of migration 0002's trigger: it wakes the delivery workers of every instance. */
 export const WEBHOOK_CHANNEL = 'paydesk_webhooks';
 
-export function insertEndpoint(db: Db, row: WebhookEndpointTable) {
+export function insertEndpoint(db: Db, row: Insertable<WebhookEndpointTable>) {
   return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -140,3 +141,54 @@ export function insertDeliveries(db: Db, eventId: string, endpointIds: string[],
 export async function wakeWorkers(db: Db): Promise<void> {
   await sql`select pg_notify(${WEBHOOK_CHANNEL}, '')`.execute(db);
 }
+
+export function setEndpointStatus(db: Db, id: string, status: 'active' | 'disabled') {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ status })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The new secret signs from now on; the old one signs beside it until `overlapUntil`. */
+export function rollSecret(db: Db, id: string, secret: string, overlapUntil: Date) {
+  return db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      previous_secret: eb.ref('secret'),
+      previous_secret_expires_at: overlapUntil,
+      secret,
+    }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** A test event for one endpoint: the fan-out skips webhook.test, so its delivery is queued here. */
+export async function insertTestEvent(
+  db: Db,
+  event: { id: string; project_id: string; body: string; created_at: Date },
+  endpointId: string,
+) {
+  await db
+    .insertInto('events')
+    .values({ ...event, invoice_id: null, type: TEST_EVENT_TYPE })
+    .execute();
+  await db
+    .insertInto('webhook_deliveries')
+    .values({
+      event_id: event.id,
+      endpoint_id: endpointId,
+      status: 'pending',
+      next_attempt_at: event.created_at,
+      locked_until: null,
+      created_at: event.created_at,
+      updated_at: event.created_at,
+    })
+    .execute();
+}
+
+export const TEST_EVENT_TYPE = 'webhook.test';

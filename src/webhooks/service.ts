@@ -97,3 +97,52 @@ export async function redeliver(db: Kysely<Database>, eventId: string, now: Date
     return { event, endpoints };
   });
 }
+
+/** An endpoint of this project only: another project's endpoint id is not found. */
+export async function findProjectEndpoint(db: Kysely<Database>, projectId: string, id: string) {
+  const endpoint = await repo.findEndpoint(db, id);
+  if (!endpoint || endpoint.project_id !== projectId || endpoint.deleted_at) {
+    throw ApiError.notFound('No webhook endpoint with this id');
+  }
+  return endpoint;
+}
+
+/** Disabled endpoints get no new deliveries (the fan-out skips them) and their queue waits. */
+export async function setEndpointStatus(db: Kysely<Database>, id: string, status: 'active' | 'disabled') {
+  const row = await repo.setEndpointStatus(db, id, status);
+  if (!row) throw ApiError.notFound('No webhook endpoint with this id');
+  if (status === 'active') await repo.wakeWorkers(db);
+  return row;
+}
+
+/** How long a rolled secret keeps signing beside the new one, so receivers can switch without a gap. */
+export const ROLL_OVERLAP_MS = 24 * 3600_000;
+
+/** A new signing secret, returned this once; the old one keeps signing too for 24 hours. */
+export async function rollEndpointSecret(db: Kysely<Database>, id: string, now: Date) {
+  const secret = newSigningSecret();
+  const row = await repo.rollSecret(db, id, secret, new Date(now.getTime() + ROLL_OVERLAP_MS));
+  if (!row) throw ApiError.notFound('No webhook endpoint with this id');
+  return { endpoint: row, secret };
+}
+
+/** Queues a `webhook.test` event to this endpoint only, signed and retried like any other. */
+export async function sendTestEvent(
+  db: Kysely<Database>,
+  endpoint: { id: string; project_id: string },
+  now: Date,
+) {
+  const id = newId('evt');
+  const body = JSON.stringify({
+    id,
+    type: repo.TEST_EVENT_TYPE,
+    created_at: now.toISOString(),
+    data: { endpoint_id: endpoint.id, message: 'A test event from the Paydesk dashboard' },
+  });
+  await db
+    .transaction()
+    .execute((tx) =>
+      repo.insertTestEvent(tx, { id, project_id: endpoint.project_id, body, created_at: now }, endpoint.id),
+    );
+  return id;
+}

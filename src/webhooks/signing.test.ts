@@ -29,6 +29,16 @@ describe('Standard Webhooks signatures', () => {
     expect(() => new Webhook(newSigningSecret()).verify(body, headers)).toThrow();
   });
 
+  test('signed with two secrets (a rolled one and its successor), either secret verifies', () => {
+    const [old, next] = [newSigningSecret(), newSigningSecret()];
+    const body = '{"id":"evt_1"}';
+    const headers = signatureHeaders([next, old], 'evt_1', new Date(), body);
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(new Webhook(old).verify(body, headers)).toEqual({ id: 'evt_1' });
+    expect(new Webhook(next).verify(body, headers)).toEqual({ id: 'evt_1' });
+    expect(() => new Webhook(newSigningSecret()).verify(body, headers)).toThrow();
+  });
+
   test('secrets are whsec_ plus base64 of 32 random bytes, and differ each time', () => {
     const a = newSigningSecret();
     expect(a).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);

@@ -19,12 +19,24 @@ export function sign(secret: string, eventId: string, timestampSeconds: number, 
   return `v1,${mac}`;
 }
 
-/** The three headers of one attempt. The timestamp is the attempt's own, so a retry is not stale. */
-export function signatureHeaders(secret: string, eventId: string, at: Date, body: string) {
+/**
+ * The three headers of one attempt. The timestamp is the attempt's own, so a retry is not stale.
+ * Several secrets (the current one and, for 24 h after a roll, the previous one) give several
+ * signatures, space-separated, as Standard Webhooks specifies: a receiver with either secret verifies.
+ */
+export function signatureHeaders(
+  secrets: string | readonly string[],
+  eventId: string,
+  at: Date,
+  body: string,
+) {
   const timestamp = Math.floor(at.getTime() / 1000);
   return {
     'webhook-id': eventId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': sign(secret, eventId, timestamp, body),
+    'webhook-signature': [secrets]
+      .flat()
+      .map((secret) => sign(secret, eventId, timestamp, body))
+      .join(' '),
   };
 }

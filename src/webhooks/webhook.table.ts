@@ -6,6 +6,9 @@ export interface WebhookEndpointTable {
   url: string;
   events: string[];
   secret: string;
+  /** The secret before the last roll; it signs beside `secret` until previous_secret_expires_at. */
+  previous_secret: Generated<string | null>;
+  previous_secret_expires_at: Generated<Date | null>;
   status: 'active' | 'disabled';
   created_at: Date;
   deleted_at: Date | null;

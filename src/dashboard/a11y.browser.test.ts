@@ -1,0 +1,138 @@
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { admin, createInvoice } from '../../test/app.js';
+import { skipBrowserTests } from '../../test/browser/chromium.js';
+import { type DashboardHarness, OWNER, startDashboardHarness } from '../../test/browser/dashboard.js';
+import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const VIEWPORTS = { phone: { width: 375, height: 812 }, desktop: { width: 1280, height: 900 } };
+const SCHEMES = ['light', 'dark'] as const;
+/** Set to write docs/screenshots/dashboard-*.png (docs/dashboard.md shows them); CI leaves the files alone. */
+const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === '1';
+const SHOTS_DIR = new URL('../../docs/screenshots/', import.meta.url);
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown }>;
+}
+
+let h: DashboardHarness;
+let invoiceId: string;
+let invitePath: string;
+beforeAll(async () => {
+  if (skipBrowserTests) return;
+  h = await startDashboardHarness();
+  const owner = await h.signedIn(OWNER);
+  await owner.goto(`${h.base}/dashboard/webhooks/new`);
+  await owner.getByLabel('Endpoint URL').fill(h.receiver.url);
+  await owner.getByRole('button', { name: 'Add', exact: true }).click();
+  await owner.getByLabel('Signing secret').waitFor();
+  await owner.context().close();
+  const amounts = ['25.00', '12.50', '99.90', '7.00', '150.00', '42.00', '18.75', '64.20'];
+  for (const [i, amount] of amounts.entries()) {
+    const id = (await createInvoice(h.t.app, h.m, { amount, order_id: `order-${1000 + i}` })).json().data.id;
+    if (i % 2 === 0) await admin(h.t.app, 'POST', `/v1/admin/invoices/${id}/simulate-payment`, {});
+    invoiceId ??= id;
+  }
+  await h.receiver.waitFor(4);
+  const { invite_url } = await admin(h.t.app, 'POST', `/v1/admin/accounts/${h.m.accountId}/users`, {
+    email: 'new.colleague@acme.example',
+    role: 'viewer',
+  });
+  invitePath = new URL(invite_url).pathname;
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Each page of the dashboard, reached as a person would (some only through a form). */
+const PAGES: Array<{ name: string; signedIn: boolean; reach: (page: Page) => Promise<unknown> }> = [
+  { name: 'sign-in', signedIn: false, reach: (p) => p.goto(`${h.base}/dashboard/sign-in`) },
+  { name: 'invite', signedIn: false, reach: (p) => p.goto(`${h.base}${invitePath}`) },
+  { name: 'overview', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard`) },
+  { name: 'invoices', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/invoices`) },
+  { name: 'invoice', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/invoices/${invoiceId}`) },
+  { name: 'api-keys', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/api-keys`) },
+  {
+    name: 'api-key-revoke',
+    signedIn: true,
+    reach: async (p) => {
+      await p.goto(`${h.base}/dashboard/api-keys`);
+      await p.getByRole('button', { name: 'Revoke' }).first().click();
+      await p.getByRole('dialog').waitFor();
+    },
+  },
+  {
+    name: 'api-key-created',
+    signedIn: true,
+    reach: async (p) => {
+      await p.goto(`${h.base}/dashboard/api-keys/new`);
+      await p.getByLabel('Name').fill('Shop backend');
+      await p.getByRole('button', { name: 'Create key' }).click();
+      await p.getByLabel('Secret key').waitFor();
+    },
+  },
+  { name: 'webhooks', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/webhooks`) },
+  { name: 'webhook-new', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/webhooks/new`) },
+  {
+    name: 'settings',
+    signedIn: true,
+    reach: async (p) => {
+      await p.goto(`${h.base}/dashboard/settings`);
+      await p.getByLabel('Network').selectOption('tron');
+      await p.getByLabel('xpub').fill(TRON_TEST_XPUB);
+      await p.getByRole('button', { name: 'Preview addresses' }).click();
+      await p.getByRole('heading', { name: 'First deposit addresses' }).waitFor();
+    },
+  },
+  { name: 'team', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/team`) },
+  { name: 'team-invite', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/team/invite`) },
+  { name: 'account', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/account`) },
+];
+
+describe.skipIf(skipBrowserTests)('accessibility (axe-core) and layout of every dashboard page', () => {
+  const cases = Object.entries(VIEWPORTS).flatMap(([device, viewport]) =>
+    SCHEMES.map((colorScheme) => ({ device, viewport, colorScheme })),
+  );
+
+  test.each(cases)(
+    'no serious or critical violation and no sideways scrolling: $device, $colorScheme',
+    async ({ device, viewport, colorScheme }) => {
+      const options = { viewport, colorScheme, bypassCSP: true }; // only so that axe can be injected
+      const signedIn = await h.signedIn(OWNER, options);
+      const anonymous = await h.open('', options);
+      const found: string[] = [];
+      if (SCREENSHOTS) await mkdir(SHOTS_DIR, { recursive: true });
+      for (const { name, signedIn: needsSession, reach } of PAGES) {
+        const page = needsSession ? signedIn : anonymous;
+        await reach(page);
+        await page.addScriptTag({ path: AXE });
+        const violations: Violation[] = await page.evaluate(async () => {
+          const result = await (globalThis as any).axe.run((globalThis as any).document, {
+            resultTypes: ['violations'],
+          });
+          return result.violations;
+        });
+        for (const v of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
+          found.push(`${name}: ${v.id} (${v.help}) at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+        }
+        const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
+        if (width > viewport.width)
+          found.push(`${name}: the page is ${width} px wide, wider than the screen`);
+        if (SCREENSHOTS) {
+          const file = new URL(`dashboard-${name}-${colorScheme}-${device}.png`, SHOTS_DIR);
+          await page.screenshot({ path: file.pathname, fullPage: device === 'desktop' });
+        }
+      }
+      await signedIn.context().close();
+      await anonymous.context().close();
+      expect(found).toEqual([]);
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,124 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../http/errors.js';
+import { audit } from '../users/audit.js';
+import { acceptInvite, checkPassword, openInvite, SIGN_IN_FAILED } from '../users/service.js';
+import { completeTotp, loadSession, recordSignIn, startSession } from '../users/sessions.js';
+import { verifyTotp } from '../users/totp.js';
+import { readCookie, SESSION_COOKIE, setSessionCookie } from './cookies.js';
+import { checkOrigin } from './guard.js';
+import { ROOT } from './layout.js';
+import { guardSignIn, recordSignInFailure } from './signin.js';
+import { invitePage, signInPage, totpPage } from './views/auth.js';
+
+const hide = true;
+const Text = Type.String({ maxLength: 1000 });
+const TokenParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
+
+/** Signing in and accepting an invite: the dashboard's only pages without a session. */
+export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const secure = app.config.publicBaseUrl.startsWith('https://');
+  const html = 'text/html; charset=utf-8';
+
+  app.get('/sign-in', { schema: { hide } }, async (_request, reply) => reply.type(html).send(signInPage()));
+
+  app.post(
+    '/sign-in',
+    { schema: { hide, body: Type.Object({ email: Text, password: Text }, { additionalProperties: false }) } },
+    async (request, reply) => {
+      // No session yet, so no CSRF token: the Origin check alone keeps other sites from signing a
+      // visitor into an account of theirs (login CSRF).
+      checkOrigin(request, app.config.publicBaseUrl);
+      const { email, password } = request.body;
+      const now = app.clock();
+      await guardSignIn(app.limiter, request.ip, email, now.getTime());
+      const user = await checkPassword(app.db, email, password);
+      if (!user) {
+        await recordSignInFailure(app.limiter, request.ip, email, now.getTime());
+        return reply
+          .code(401)
+          .type(html)
+          .send(signInPage({ email, errors: [SIGN_IN_FAILED] }));
+      }
+      const token = await startSession(app.db, user.id, user.totp_secret !== null, now);
+      setSessionCookie(reply, token, secure);
+      if (user.totp_secret) return reply.redirect(`${ROOT}/sign-in/totp`, 303);
+      await recordSignIn(app.db, user.id, now);
+      await audit(app.db, user.account_id, { id: user.id, email: user.email }, 'user.signed_in', null, now);
+      return reply.redirect(ROOT, 303);
+    },
+  );
+
+  app.get('/sign-in/totp', { schema: { hide } }, async (request, reply) => {
+    const session = await loadSession(app.db, readCookie(request, SESSION_COOKIE), app.clock());
+    if (!session?.needsTotp) return reply.redirect(`${ROOT}/sign-in`, 303);
+    return reply.type(html).send(totpPage());
+  });
+
+  app.post(
+    '/sign-in/totp',
+    { schema: { hide, body: Type.Object({ code: Text }, { additionalProperties: false }) } },
+    async (request, reply) => {
+      checkOrigin(request, app.config.publicBaseUrl);
+      const now = app.clock();
+      const session = await loadSession(app.db, readCookie(request, SESSION_COOKIE), now);
+      if (!session?.needsTotp) return reply.redirect(`${ROOT}/sign-in`, 303);
+      // The code is the second half of a sign-in: its failures count against the same limits.
+      await guardSignIn(app.limiter, request.ip, session.email, now.getTime());
+      if (!(await verifyTotp(app.db, session.userId, request.body.code, now))) {
+        await recordSignInFailure(app.limiter, request.ip, session.email, now.getTime());
+        return reply
+          .code(401)
+          .type(html)
+          .send(totpPage(['That code is not right; check the time on your phone and try the newest one.']));
+      }
+      await completeTotp(app.db, session.tokenHash);
+      await recordSignIn(app.db, session.userId, now);
+      await audit(
+        app.db,
+        session.accountId,
+        { id: session.userId, email: session.email },
+        'user.signed_in',
+        'with two-factor code',
+        now,
+      );
+      return reply.redirect(ROOT, 303);
+    },
+  );
+
+  app.get('/invite/:token', { schema: { hide, params: TokenParams } }, async (request, reply) => {
+    const invite = await openInvite(app.db, request.params.token, app.clock());
+    return reply.type(html).send(invitePage({ token: request.params.token, email: invite.email }));
+  });
+
+  app.post(
+    '/invite/:token',
+    {
+      schema: {
+        hide,
+        params: TokenParams,
+        body: Type.Object({ password: Text, username: Type.Optional(Text) }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) => {
+      checkOrigin(request, app.config.publicBaseUrl);
+      const { token } = request.params;
+      const now = app.clock();
+      const invite = await openInvite(app.db, token, now);
+      try {
+        await acceptInvite(app.db, token, request.body.password, now);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'VALIDATION_ERROR') {
+          return reply
+            .code(422)
+            .type(html)
+            .send(invitePage({ token, email: invite.email, errors: [err.message] }));
+        }
+        throw err;
+      }
+      return reply
+        .type(html)
+        .send(signInPage({ email: invite.email, notice: 'Your password is set. Sign in with it now.' }));
+    },
+  );
+};

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { PathId, StringEnum } from '../http/schemas.js';
+import { INVOICE_STATUSES } from '../invoices/status.js';
+import { audit } from '../users/audit.js';
+import { actor } from './actor.js';
+import { requireOwner } from './guard.js';
+import { invoiceCsv, invoiceDetail, invoicePage, resendEvent } from './invoices.service.js';
+import { ROOT } from './layout.js';
+import { invoicePage as detailPage } from './views/invoice.js';
+import { invoicesPage } from './views/invoices.js';
+
+const hide = true;
+const ListQuery = Type.Object(
+  {
+    status: Type.Optional(StringEnum(['', ...INVOICE_STATUSES])),
+    q: Type.Optional(Type.String({ maxLength: 200 })),
+    after: Type.Optional(Type.String({ maxLength: 100 })),
+    before: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+const ExportQuery = Type.Object(
+  { status: ListQuery.properties.status, q: ListQuery.properties.q },
+  { additionalProperties: false },
+);
+const InvoiceParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const ResendParams = Type.Object({
+  id: Type.String({ maxLength: 100 }),
+  event: PathId('evt', 'No event with this id', 'The event id'),
+});
+
+/** Invoices: the list (filters in the URL), the CSV export, and each invoice's detail. */
+export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const html = 'text/html; charset=utf-8';
+
+  app.get('/invoices', { schema: { hide, querystring: ListQuery } }, async (request, reply) => {
+    const ctx = request.dashboard;
+    const { status, q } = request.query;
+    const page = await invoicePage(app.db, ctx.project.id, { ...request.query, status: status || undefined });
+    return reply.type(html).send(invoicesPage(ctx, { ...page, status: status ?? '', q: q ?? '' }));
+  });
+
+  app.get('/invoices/export.csv', { schema: { hide, querystring: ExportQuery } }, async (request, reply) => {
+    const ctx = request.dashboard;
+    const { status, q } = request.query;
+    const stamp = app.clock().toISOString().slice(0, 10);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="invoices-${stamp}.csv"`)
+      .send(invoiceCsv(app.db, ctx.project.id, { status: status || undefined, q }));
+  });
+
+  app.get(
+    '/invoices/:id',
+    {
+      schema: {
+        hide,
+        params: InvoiceParams,
+        querystring: Type.Object({ resent: Type.Optional(Type.String({ maxLength: 10 })) }),
+      },
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const detail = await invoiceDetail(app.db, ctx.project.id, request.params.id);
+      const payUrl = `${app.config.publicBaseUrl}/pay/${detail.invoice.id}`;
+      const notice = request.query.resent ? 'Event queued to be sent again.' : undefined;
+      return reply.type(html).send(detailPage(ctx, detail, app.config.networks, payUrl, notice));
+    },
+  );
+
+  app.post(
+    '/invoices/:id/events/:event/resend',
+    {
+      schema: {
+        hide,
+        params: ResendParams,
+        body: Type.Object({ _csrf: Type.String() }, { additionalProperties: false }),
+      },
+      preValidation: async (request) => requireOwner(request.dashboard),
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const now = app.clock();
+      const { id, event } = request.params;
+      await resendEvent(app.db, ctx.project.id, id, event, now);
+      await audit(app.db, ctx.session.accountId, actor(ctx), 'webhook_event.resent', event, now);
+      return reply.redirect(`${ROOT}/invoices/${id}?resent=1`, 303);
+    },
+  );
+};

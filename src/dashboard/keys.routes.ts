@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { PathId } from '../http/schemas.js';
+import * as merchants from '../merchants/service.js';
+import { audit } from '../users/audit.js';
+import { actor } from './actor.js';
+import { requireOwner } from './guard.js';
+import { ROOT } from './layout.js';
+import { createdKeyPage, keysPage, newKeyPage, revokePage } from './views/keys.js';
+
+const hide = true;
+const KeyParams = Type.Object({ id: PathId('key', 'No API key with this id', 'The API key id') });
+const Csrf = Type.String({ maxLength: 100 });
+
+/** API keys (owners only), through the same service functions as the admin API. */
+export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const html = 'text/html; charset=utf-8';
+  // Before the body is validated: a viewer learns nothing about what an owner's form would take.
+  app.addHook('preValidation', async (request) => requireOwner(request.dashboard));
+
+  app.get(
+    '/api-keys',
+    {
+      schema: { hide, querystring: Type.Object({ revoked: Type.Optional(Type.String({ maxLength: 10 })) }) },
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const keys = await merchants.listApiKeys(app.db, ctx.project.id);
+      const notice = request.query.revoked ? 'Key revoked. Requests with it now fail.' : undefined;
+      return reply.type(html).send(keysPage(ctx, keys, notice));
+    },
+  );
+
+  app.get('/api-keys/new', { schema: { hide } }, async (request, reply) =>
+    reply.type(html).send(newKeyPage(request.dashboard)),
+  );
+
+  app.post(
+    '/api-keys',
+    {
+      schema: {
+        hide,
+        body: Type.Object(
+          { _csrf: Csrf, name: Type.String({ maxLength: 100, format: 'no-control-characters' }) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const now = app.clock();
+      const name = request.body.name.trim();
+      const { apiKey, secret } = await merchants.issueApiKey(app.db, ctx.project.id, { name }, now);
+      await audit(
+        app.db,
+        ctx.session.accountId,
+        actor(ctx),
+        'api_key.created',
+        `${apiKey.id} (${name || 'unnamed'})`,
+        now,
+      );
+      return reply.type(html).send(createdKeyPage(ctx, apiKey, secret));
+    },
+  );
+
+  app.get('/api-keys/:id/revoke', { schema: { hide, params: KeyParams } }, async (request, reply) => {
+    const ctx = request.dashboard;
+    const key = await merchants.findProjectKey(app.db, ctx.project.id, request.params.id);
+    return reply.type(html).send(revokePage(ctx, key));
+  });
+
+  app.post(
+    '/api-keys/:id/revoke',
+    {
+      schema: {
+        hide,
+        params: KeyParams,
+        body: Type.Object({ _csrf: Csrf }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const now = app.clock();
+      // Only a key of the selected project: another project's or account's key id is NOT_FOUND.
+      const key = await merchants.findProjectKey(app.db, ctx.project.id, request.params.id);
+      await merchants.revokeApiKey(app.db, key.id, now);
+      await audit(
+        app.db,
+        ctx.session.accountId,
+        actor(ctx),
+        'api_key.revoked',
+        `${key.id} (${key.name || 'unnamed'})`,
+        now,
+      );
+      return reply.redirect(`${ROOT}/api-keys?revoked=1`, 303);
+    },
+  );
+};

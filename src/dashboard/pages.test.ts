@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { admin, createInvoice, manualClock, startTestApp, type TestApp } from '../../test/app.js';
+import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { merchantWithOwner } from '../../test/dashboard.js';
+
+const clock = manualClock(new Date('2026-11-23T10:00:00Z'));
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ clock, env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+});
+afterAll(() => t.close());
+
+const secretOn = (html: string, id: string) =>
+  new RegExp(`id="${id}" type="text" readonly value="([^"]+)"`).exec(html)?.[1];
+
+describe('API keys', () => {
+  test('a key created in the dashboard works against the API until it is revoked there', async () => {
+    const { owner } = await merchantWithOwner(t.app, 'keys@shop.example');
+    const created = await owner.post('/dashboard/api-keys', { name: 'Shop backend' });
+    expect(created.statusCode).toBe(200);
+    const secret = secretOn(created.body, 'secret-key');
+    expect(secret).toMatch(/^svc_secret_/);
+    const auth = { authorization: `Bearer ${secret}` };
+    expect((await t.app.inject({ url: '/v1/merchant/me', headers: auth })).statusCode).toBe(200);
+    const list = await owner.get('/dashboard/api-keys');
+    expect(list.body).toContain('Shop backend');
+    expect(list.body).not.toContain(secret as string);
+    const id = /\/dashboard\/api-keys\/(key_[A-Za-z0-9]+)\/revoke/.exec(
+      list.body.slice(list.body.indexOf('Shop backend')),
+    )?.[1];
+    const revoked = await owner.post(`/dashboard/api-keys/${id}/revoke`);
+    expect(revoked.statusCode).toBe(303);
+    const after = await t.app.inject({ url: '/v1/merchant/me', headers: auth });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('API_KEY_REVOKED');
+    const team = await owner.get('/dashboard/team');
+    expect(team.body).toContain('api_key.revoked');
+    expect(team.body).toContain('api_key.created');
+  });
+});
+
+describe('invoices', () => {
+  test('filters, search, keyset pages, CSV and the detail page', async () => {
+    const { m, owner } = await merchantWithOwner(t.app, 'invoices@shop.example');
+    const ids: string[] = [];
+    for (let i = 0; i < 55; i++) {
+      clock.advance(1000);
+      ids.push((await createInvoice(t.app, m, { amount: '10.00', order_id: `order-${i}` })).json().data.id);
+    }
+    await admin(t.app, 'POST', `/v1/admin/invoices/${ids[3]}/simulate-payment`, {});
+    const first = await owner.get('/dashboard/invoices');
+    expect(first.statusCode).toBe(200);
+    for (const h of ['Invoice', 'Order', 'Amount', 'Status', 'Created'])
+      expect(first.body).toContain(`>${h}</th>`);
+    expect(first.body).toContain(ids[54]);
+    expect(first.body).not.toContain(ids[4]);
+    const next = /href="(\/dashboard\/invoices\?after=[^"]+)"/.exec(first.body)?.[1]?.replace(/&amp;/g, '&');
+    const second = await owner.get(next as string);
+    expect(second.body).toContain(ids[4]);
+    expect(second.body).toContain(ids[0]);
+    expect(second.body).not.toContain(ids[54]);
+    expect(second.body).toContain('Previous page');
+
+    const paid = await owner.get('/dashboard/invoices?status=paid');
+    expect(paid.body).toContain(ids[3]);
+    expect(paid.body.match(/<tr>/g)?.length).toBe(2);
+    const byOrder = await owner.get('/dashboard/invoices?q=order-7');
+    expect(byOrder.body).toContain(ids[7]);
+    expect(byOrder.body.match(/<tr>/g)?.length).toBe(2);
+    const byId = await owner.get(`/dashboard/invoices?q=${ids[9]}`);
+    expect(byId.body).toContain('order-9');
+
+    const csv = await owner.get('/dashboard/invoices/export.csv');
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toMatch(/^id,order_id,status,amount/);
+    expect(lines).toHaveLength(56);
+    const paidCsv = await owner.get('/dashboard/invoices/export.csv?status=paid');
+    expect(paidCsv.body.trim().split('\r\n')).toHaveLength(2);
+
+    const detail = await owner.get(`/dashboard/invoices/${ids[3]}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.body).toContain('invoice.created');
+    expect(detail.body).toContain('invoice.paid');
+    expect(detail.body.indexOf('invoice.created')).toBeLessThan(detail.body.indexOf('invoice.paid</strong>'));
+    expect(detail.body).toContain('Payments');
+  });
+
+  test('a formula in an order id is defused in the CSV', async () => {
+    const { m, owner } = await merchantWithOwner(t.app, 'csv@shop.example');
+    await createInvoice(t.app, m, { amount: '1.00', order_id: '=HYPERLINK("http://evil")' });
+    const csv = await owner.get('/dashboard/invoices/export.csv');
+    expect(csv.body).toContain(`"'=HYPERLINK(""http://evil"")"`);
+  });
+});
+
+describe('webhooks', () => {
+  test('add, send a test event, roll the secret, disable and enable', async () => {
+    const { owner } = await merchantWithOwner(t.app, 'hooks@shop.example');
+    const added = await owner.post('/dashboard/webhooks', {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['invoice.paid', 'invoice.expired'],
+    });
+    expect(added.statusCode).toBe(200);
+    const secret = secretOn(added.body, 'signing-secret');
+    expect(secret).toMatch(/^whsec_/);
+    const page = await owner.get('/dashboard/webhooks');
+    expect(page.body).toContain('http://127.0.0.1:9/hook');
+    expect(page.body).toContain('invoice.paid, invoice.expired');
+    expect(page.body).not.toContain(secret as string);
+    const id = /\/dashboard\/webhooks\/(we_[A-Za-z0-9]+)\/test/.exec(page.body)?.[1];
+    expect((await owner.post(`/dashboard/webhooks/${id}/test`)).statusCode).toBe(303);
+    const rolled = await owner.post(`/dashboard/webhooks/${id}/roll`);
+    const next = secretOn(rolled.body, 'signing-secret');
+    expect(next).toMatch(/^whsec_/);
+    expect(next).not.toBe(secret);
+    expect((await owner.post(`/dashboard/webhooks/${id}/disable`)).statusCode).toBe(303);
+    expect((await owner.get('/dashboard/webhooks')).body).toContain('>Enable</button>');
+    expect((await owner.post(`/dashboard/webhooks/${id}/enable`)).statusCode).toBe(303);
+    expect((await owner.get('/dashboard/webhooks')).body).toContain('>Disable</button>');
+  });
+
+  test('an endpoint URL the SSRF rules refuse is shown on the form and nothing is added', async () => {
+    const { owner } = await merchantWithOwner(t.app, 'ssrf@shop.example');
+    for (const url of ['http://169.254.169.254/latest/meta-data', 'ftp://example.com/x', 'not a url']) {
+      const res = await owner.post('/dashboard/webhooks', { url });
+      expect(res.statusCode, url).toBe(422);
+      expect(res.body).toContain('role="alert"');
+    }
+    expect((await owner.get('/dashboard/webhooks')).body).toContain('No endpoints yet');
+  });
+});
+
+describe('settings', () => {
+  test('previews the first three TRON addresses of an xpub, then saves', async () => {
+    const { m, owner } = await merchantWithOwner(t.app, 'settings@shop.example');
+    const form = {
+      name: 'Renamed shop',
+      ttl_minutes: '30',
+      network: 'tron',
+      currency: 'USDT',
+      xpub: TRON_TEST_XPUB,
+    };
+    const preview = await owner.post('/dashboard/settings', { ...form, intent: 'preview' });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.body.match(/<li><code>T[1-9A-HJ-NP-Za-km-z]{33}<\/code><\/li>/g)).toHaveLength(3);
+    const saved = await owner.post('/dashboard/settings', { ...form, intent: 'save' });
+    expect(saved.statusCode).toBe(303);
+    const me = await t.app.inject({ url: '/v1/merchant/me', headers: m.auth });
+    expect(me.json().data.project).toMatchObject({
+      name: 'Renamed shop',
+      network: 'tron',
+      invoice_ttl_seconds: 1800,
+    });
+  });
+
+  test('previews EVM addresses (0x…) for an Ethereum-path xpub', async () => {
+    const { owner } = await merchantWithOwner(t.app, 'settings-evm@shop.example');
+    const form = {
+      name: 'EVM shop',
+      ttl_minutes: '60',
+      network: 'polygon',
+      currency: 'USDC',
+      xpub: TEST_XPUB,
+    };
+    const preview = await owner.post('/dashboard/settings', { ...form, intent: 'preview' });
+    expect(preview.body.match(/<li><code>0x[0-9a-fA-F]{40}<\/code><\/li>/g)).toHaveLength(3);
+  });
+
+  test('refuses what the admin API refuses, with its messages, and changes nothing', async () => {
+    const { m, owner } = await merchantWithOwner(t.app, 'settings2@shop.example');
+    const res = await owner.post('/dashboard/settings', {
+      name: 'X',
+      ttl_minutes: '30',
+      network: 'polygon',
+      currency: 'USDT',
+      xpub: '',
+      intent: 'save',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('role="alert"');
+    const me = await t.app.inject({ url: '/v1/merchant/me', headers: m.auth });
+    expect(me.json().data.project.network).toBe('sandbox');
+  });
+});
+
+describe('overview and team', () => {
+  test('the overview shows counts by status and a chart with its table', async () => {
+    const { m, owner } = await merchantWithOwner(t.app, 'overview@shop.example');
+    const inv = (await createInvoice(t.app, m, { amount: '12.34' })).json().data.id;
+    await admin(t.app, 'POST', `/v1/admin/invoices/${inv}/simulate-payment`, {});
+    await createInvoice(t.app, m, { amount: '1.00' });
+    const page = await owner.get('/dashboard');
+    expect(page.body).toContain('<h1>Overview</h1>');
+    expect(page.body).toContain('<svg class="chart"');
+    expect(page.body).toContain('12.34');
+    expect(page.body).toMatch(/<dt>pending<\/dt><dd><a [^>]*>1<\/a>/);
+  });
+
+  test('an owner invites a viewer from the Team page', async () => {
+    const { owner } = await merchantWithOwner(t.app, 'team@shop.example');
+    const res = await owner.post('/dashboard/team/invite', { email: 'viewer@shop.example', role: 'viewer' });
+    expect(res.statusCode).toBe(200);
+    expect(secretOn(res.body, 'invite-link')).toMatch(/\/dashboard\/invite\//);
+    const team = await owner.get('/dashboard/team');
+    expect(team.body).toContain('viewer@shop.example');
+    expect(team.body).toContain('user.invited');
+  });
+});

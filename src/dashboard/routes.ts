@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { matchesIfNoneMatch } from '../checkout/checkout.js';
+import { noStore, setSecurityHeaders } from '../checkout/headers.js';
+import { ApiError } from '../http/errors.js';
+import { enforce, type Limit } from '../http/rate-limit.js';
+import { accountRoutes } from './account.routes.js';
+import { dashboardAssets } from './assets.js';
+import { authRoutes } from './auth.routes.js';
+import { dashboardErrors } from './errors.js';
+import { acceptForms } from './form.js';
+import { guardDashboard } from './guard.js';
+import { invoiceRoutes } from './invoices.routes.js';
+import { keyRoutes } from './keys.routes.js';
+import { overviewRoutes } from './overview.routes.js';
+import { sessionRoutes } from './session.routes.js';
+import { settingsRoutes } from './settings.routes.js';
+import { teamRoutes } from './team.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
+
+/** Per client address, over every dashboard request: generous for a person, a wall for a script. */
+export const DASHBOARD_LIMIT: Limit = { max: 600, windowMs: 60_000 };
+const hide = true;
+
+/**
+ * The merchant dashboard (contract §13) under /dashboard: server-rendered pages over the same
+ * services as the admin and merchant APIs. Strict CSP, no caching of pages, forms only.
+ */
+export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const assets = dashboardAssets();
+  acceptForms(app);
+  app.decorateRequest('dashboard', null as never);
+  app.addHook('onRequest', async (request, reply) => {
+    setSecurityHeaders(reply);
+    // Unlike the payment page's no-referrer: with it Chrome posts forms with `Origin: null`, which the
+    // Origin check could not tell from a sandboxed attacker. Other sites still get no referrer.
+    reply.header('Referrer-Policy', 'same-origin');
+    noStore(reply);
+    await enforce(app.limiter, reply, `dash:${request.ip}`, DASHBOARD_LIMIT, app.clock().getTime());
+  });
+  app.setErrorHandler(dashboardErrors);
+
+  app.get(
+    '/assets/:name',
+    { schema: { hide, params: Type.Object({ name: Type.String({ maxLength: 100 }) }) } },
+    async (request, reply) => {
+      const asset = assets.byName.get(request.params.name);
+      if (!asset) throw ApiError.notFound('No such file');
+      // The name carries the content hash, so the file can be cached for good.
+      reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('ETag', asset.etag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+      return reply.type(asset.type).send(asset.body);
+    },
+  );
+  await app.register(authRoutes);
+  // Any other path under /dashboard is the dashboard's own 404 page (JSON under /dashboard/api).
+  app.get('/*', { schema: { hide } }, async () => {
+    throw ApiError.notFound('There is no such page in the dashboard.');
+  });
+
+  await app.register(async (signedIn) => {
+    guardDashboard(signedIn);
+    await signedIn.register(sessionRoutes);
+    await signedIn.register(overviewRoutes);
+    await signedIn.register(invoiceRoutes);
+    await signedIn.register(keyRoutes);
+    await signedIn.register(webhookRoutes);
+    await signedIn.register(settingsRoutes);
+    await signedIn.register(teamRoutes);
+    await signedIn.register(accountRoutes);
+  });
+};

@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../http/errors.js';
+import { PathId, StringEnum } from '../http/schemas.js';
+import { auditLog } from '../users/audit.js';
+import { inviteUser, listUsers, removeUser } from '../users/service.js';
+import { ROLES } from '../users/user.table.js';
+import { actor } from './actor.js';
+import { requireOwner } from './guard.js';
+import { ROOT } from './layout.js';
+import { invitedPage, invitePage, teamPage } from './views/team.js';
+
+const hide = true;
+const Csrf = Type.String({ maxLength: 100 });
+
+/** Team (owners only): users, invites, removal and the audit log. */
+export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const html = 'text/html; charset=utf-8';
+  app.addHook('preValidation', async (request) => requireOwner(request.dashboard));
+
+  app.get(
+    '/team',
+    {
+      schema: { hide, querystring: Type.Object({ removed: Type.Optional(Type.String({ maxLength: 10 })) }) },
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const [users, log] = await Promise.all([
+        listUsers(app.db, ctx.session.accountId),
+        auditLog(app.db, ctx.session.accountId),
+      ]);
+      return reply
+        .type(html)
+        .send(
+          teamPage(
+            ctx,
+            users,
+            log,
+            request.query.removed ? 'User removed; their sessions have ended.' : undefined,
+          ),
+        );
+    },
+  );
+
+  app.get('/team/invite', { schema: { hide } }, async (request, reply) =>
+    reply.type(html).send(invitePage(request.dashboard)),
+  );
+
+  app.post(
+    '/team/invite',
+    {
+      schema: {
+        hide,
+        body: Type.Object(
+          { _csrf: Csrf, email: Type.String({ maxLength: 1000 }), role: StringEnum(ROLES) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const { email, role } = request.body;
+      try {
+        const { user, inviteUrl } = await inviteUser(
+          app.db,
+          ctx.session.accountId,
+          { email, role },
+          actor(ctx),
+          {
+            now: app.clock(),
+            publicBaseUrl: app.config.publicBaseUrl,
+          },
+        );
+        return reply.type(html).send(invitedPage(ctx, user.email, inviteUrl));
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
+        return reply
+          .code(422)
+          .type(html)
+          .send(invitePage(ctx, { email: email.slice(0, 254), role, errors: [err.message] }));
+      }
+    },
+  );
+
+  app.post(
+    '/team/:id/remove',
+    {
+      schema: {
+        hide,
+        params: Type.Object({ id: PathId('usr', 'No user with this id', 'The user id') }),
+        body: Type.Object({ _csrf: Csrf }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      if (request.params.id === ctx.session.userId) {
+        throw ApiError.validation([
+          { in: 'path', field: 'id', rule: 'self', message: 'You cannot remove yourself' },
+        ]);
+      }
+      await removeUser(app.db, ctx.session.accountId, request.params.id, actor(ctx), app.clock());
+      return reply.redirect(`${ROOT}/team?removed=1`, 303);
+    },
+  );
+};

@@ -1,0 +1,58 @@
+import { html } from '../../checkout/html.js';
+import { qrSvg } from '../../checkout/qr.js';
+import { MIN_PASSWORD_LENGTH } from '../../users/password.js';
+import type { DashboardContext } from '../context.js';
+import { csrf, errorSummary, ROOT, shell } from '../layout.js';
+
+export function accountPage(
+  ctx: DashboardContext,
+  opts: { errors?: string[]; notice?: string | undefined } = {},
+): string {
+  const s = ctx.session;
+  return shell(
+    ctx,
+    null,
+    'Your account',
+    html`<h1>Your account</h1>
+<p class="muted">${s.email} · ${s.role}</p>
+${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ''}
+${errorSummary(opts.errors ?? [])}
+<section class="panel" aria-labelledby="password-heading"><h2 id="password-heading">Change password</h2>
+<form method="post" action="${ROOT}/account/password" novalidate>${csrf(ctx)}
+<input type="text" name="username" autocomplete="username" value="${s.email}" hidden>
+<div class="field"><label for="current_password">Current password</label><input id="current_password" name="current_password" type="password" autocomplete="current-password" required></div>
+<div class="field"><label for="new_password">New password</label><input id="new_password" name="new_password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required aria-describedby="new-hint"><p class="hint" id="new-hint">At least ${MIN_PASSWORD_LENGTH} characters. Your other sessions end at once.</p></div>
+<div class="actions"><button type="submit" class="button button-primary">Change password</button></div>
+</form></section>
+<section class="panel" aria-labelledby="totp-heading"><h2 id="totp-heading">Two-factor authentication</h2>
+${
+  s.totpEnabled
+    ? html`<p>On: signing in asks for a code from your authenticator app.</p>
+<form method="post" action="${ROOT}/account/totp/disable">${csrf(ctx)}<button type="submit" class="button button-danger">Turn off two-factor</button></form>`
+    : html`<p>Off. Add a code from an authenticator app (RFC 6238 TOTP) to every sign-in.</p>
+<form method="post" action="${ROOT}/account/totp/begin">${csrf(ctx)}<button type="submit" class="button">Set up two-factor</button></form>`
+}</section>`,
+  );
+}
+
+export function enrolPage(
+  ctx: DashboardContext,
+  enrolment: { secret: string; uri: string },
+  errors: string[] = [],
+): string {
+  return shell(
+    ctx,
+    null,
+    'Set up two-factor',
+    html`<h1>Set up two-factor</h1>
+${errorSummary(errors)}
+<div class="panel">
+<p>Scan this code with your authenticator app, or type the key below into it, then enter the code it shows.</p>
+<div class="qr">${qrSvg(enrolment.uri, 'QR code to add Paydesk to an authenticator app')}</div>
+<p>Key: <code>${enrolment.secret}</code></p>
+<form method="post" action="${ROOT}/account/totp/confirm" novalidate>${csrf(ctx)}
+<div class="field"><label for="code">Code</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required></div>
+<div class="actions"><button type="submit" class="button button-primary">Turn on two-factor</button><a class="button" href="${ROOT}/account">Cancel</a></div>
+</form></div>`,
+  );
+}

@@ -1,0 +1,83 @@
+import { type Html, html } from '../../checkout/html.js';
+import { formatMoney, money } from '../../money/money.js';
+import type { NetworkRegistry } from '../../networks/network.js';
+import type { DashboardContext } from '../context.js';
+import type { invoiceDetail } from '../invoices.service.js';
+import { badge, csrf, ROOT, shell, time } from '../layout.js';
+import { definition } from './invoices.js';
+
+type Detail = Awaited<ReturnType<typeof invoiceDetail>>;
+
+export function invoicePage(
+  ctx: DashboardContext,
+  d: Detail,
+  networks: NetworkRegistry,
+  payUrl: string,
+  notice?: string,
+): string {
+  const i = d.invoice;
+  const owner = ctx.session.role === 'owner';
+  return shell(
+    ctx,
+    'Invoices',
+    `Invoice ${i.id}`,
+    html`<p><a href="${ROOT}/invoices">← Invoices</a></p>
+<h1>Invoice <code>${i.id}</code></h1>
+${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+<section class="panel" aria-labelledby="fields" tabindex="0"><h2 id="fields">Details</h2><dl class="details">
+${definition('Status', badge(i.status))}
+${definition('Amount', `${formatMoney(money(i.amount))} ${i.currency}`)}
+${definition('Amount paid', `${formatMoney(money(i.amount_paid))} ${i.currency}`)}
+${definition('Order', i.order_id)}
+${definition('Network', networks.label(i.network))}
+${definition('Pay address', html`<code>${i.pay_address}</code>`)}
+${definition('Transaction', i.tx_hash ? txLink(networks, i.network, i.tx_hash) : null)}
+${definition('Paid late', i.paid_late ? 'yes' : 'no')}
+${definition('Failure reason', i.failure_reason)}
+${definition('Created', time(i.created_at))}
+${definition('Expires', time(i.payment_expires_at))}
+${definition('Paid', i.paid_at ? time(i.paid_at) : null)}
+${definition('Updated', time(i.updated_at))}
+${definition('Payment page', html`<a href="${payUrl}">${payUrl}</a>`)}
+${definition('Metadata', Object.keys(i.metadata).length ? html`<code>${JSON.stringify(i.metadata)}</code>` : null)}
+</dl></section>
+<section class="panel" aria-labelledby="payments" tabindex="0"><h2 id="payments">Payments</h2>
+${
+  d.payments.length
+    ? html`<table><thead><tr><th scope="col">Transaction</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Seen</th><th scope="col">Confirmed</th></tr></thead><tbody>${d.payments.map(
+        (p) =>
+          html`<tr><td>${txLink(networks, p.network, p.tx_hash)}</td><td class="num">${formatMoney(money(p.amount))}</td><td>${badge(p.status)}</td><td>${time(p.seen_at)}</td><td>${time(p.confirmed_at)}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p class="muted">No payment yet.</p>`
+}
+</section>
+<section class="panel" aria-labelledby="events" tabindex="0"><h2 id="events">Events and webhook deliveries</h2>
+${d.events.length ? html`<ol class="events">${d.events.map((e) => eventItem(ctx, d, e, owner))}</ol>` : html`<p class="muted">No events.</p>`}
+</section>`,
+  );
+}
+
+function eventItem(ctx: DashboardContext, d: Detail, e: Detail['events'][number], canResend: boolean): Html {
+  const deliveries = d.deliveries.filter((x) => x.event_id === e.id);
+  return html`<li><p><strong>${e.type}</strong> · ${time(e.created_at)} · <code>${e.id}</code></p>
+${
+  deliveries.length
+    ? html`<table><thead><tr><th scope="col">Endpoint</th><th scope="col">Delivery</th><th scope="col" class="num">Attempts</th><th scope="col" class="num">Last response</th><th scope="col">Next attempt</th></tr></thead><tbody>${deliveries.map(
+        (x) =>
+          html`<tr><td><code>${x.url}</code></td><td>${badge(x.status)}</td><td class="num">${x.attempts}</td><td class="num">${x.response_status ?? (x.error ? 'no response' : '—')}</td><td>${x.status === 'pending' ? time(x.next_attempt_at) : time(null)}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p class="muted">Not sent to any endpoint.</p>`
+}
+${
+  canResend && deliveries.length
+    ? html`<form method="post" action="${ROOT}/invoices/${d.invoice.id}/events/${e.id}/resend">${csrf(ctx)}<button type="submit" class="button button-small">Resend</button></form>`
+    : ''
+}</li>`;
+}
+
+function txLink(networks: NetworkRegistry, network: string, txHash: string): Html {
+  const url = networks.transactionUrl(network, txHash);
+  return url
+    ? html`<a href="${url}" rel="noopener noreferrer" target="_blank"><code>${txHash}</code><span class="visually-hidden"> (opens the block explorer)</span></a>`
+    : html`<code>${txHash}</code>`;
+}

@@ -1,0 +1,18 @@
+import { type Html, html } from '../../checkout/html.js';
+
+/**
+ * The one component that shows a secret, once: a read-only field with a Copy button and the warning
+ * that it will not be shown again. Never in a URL, never on a later page.
+ */
+export function secretField(id: string, label: string, value: string, note: string): Html {
+  return html`<section class="secret">
+<h2>${label}</h2>
+<p>${note} You will not see it again.</p>
+<label for="${id}" class="visually-hidden">${label}</label>
+<div class="secret-row">
+<input id="${id}" type="text" readonly value="${value}" autocomplete="off" spellcheck="false">
+<button type="button" class="button" data-copy="${id}" hidden>Copy</button>
+</div>
+<p class="copy-status" id="${id}-status" role="status"></p>
+</section>`;
+}

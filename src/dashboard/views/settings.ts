@@ -1,0 +1,60 @@
+import { type Html, html } from '../../checkout/html.js';
+import { CURRENCIES, type NetworkRegistry, SANDBOX } from '../../networks/network.js';
+import type { AddressPreview } from '../../networks/preview.js';
+import type { DashboardContext } from '../context.js';
+import { csrf, errorSummary, ROOT, shell } from '../layout.js';
+
+export interface SettingsForm {
+  name: string;
+  ttl_minutes: string;
+  network: string;
+  currency: string;
+  xpub: string;
+}
+
+export function settingsPage(
+  ctx: DashboardContext,
+  networks: NetworkRegistry,
+  form: SettingsForm,
+  opts: { errors?: string[]; preview?: AddressPreview | undefined; notice?: string | undefined } = {},
+): string {
+  const select = (value: string, options: Array<[string, string]>) =>
+    options.map(
+      ([v, label]) => html`<option value="${v}"${v === value ? html` selected` : ''}>${label}</option>`,
+    );
+  const networkOptions: Array<[string, string]> = [
+    [SANDBOX, 'Sandbox (simulated payments)'],
+    ...networks
+      .all()
+      .map((n): [string, string] => [
+        n.name,
+        `${n.label}${n.testnet ? ' (testnet)' : ''}${n.rpcUrl ? '' : ' (not watched: no RPC URL)'}`,
+      ]),
+  ];
+  return shell(
+    ctx,
+    'Settings',
+    'Settings',
+    html`<h1>Settings</h1>
+${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ''}
+${errorSummary(opts.errors ?? [])}
+<div class="panel"><form method="post" action="${ROOT}/settings" novalidate data-settings>${csrf(ctx)}
+<div class="field"><label for="name">Project name</label><input id="name" name="name" type="text" maxlength="100" required value="${form.name}" aria-describedby="name-hint"><p class="hint" id="name-hint">Payers see it on the payment page.</p></div>
+<div class="field"><label for="ttl">Invoice lifetime (minutes)</label><input id="ttl" name="ttl_minutes" type="number" inputmode="numeric" min="1" max="10080" required value="${form.ttl_minutes}" aria-describedby="ttl-hint"><p class="hint" id="ttl-hint">How long a payer has to pay: 1 minute to 7 days.</p></div>
+<div class="field"><label for="network">Network</label><select id="network" name="network">${select(form.network, networkOptions)}</select></div>
+<div class="field"><label for="currency">Currency</label><select id="currency" name="currency">${select(
+      form.currency,
+      CURRENCIES.map((c) => [c, c]),
+    )}</select></div>
+<div class="field"><label for="xpub">xpub</label><textarea id="xpub" name="xpub" rows="3" maxlength="200" spellcheck="false" autocomplete="off" aria-describedby="xpub-hint">${form.xpub}</textarea>
+<p class="hint" id="xpub-hint">The account-level extended public key of your wallet (m/44'/60'/0' on EVM networks, m/44'/195'/0' on TRON). Leave empty on the sandbox. Paydesk never needs a private key.</p></div>
+<div id="xpub-preview" aria-live="polite">${opts.preview ? previewList(opts.preview) : ''}</div>
+<div class="actions"><button type="submit" name="intent" value="preview" class="button">Preview addresses</button><button type="submit" name="intent" value="save" class="button button-primary">Save</button></div>
+</form></div>`,
+  );
+}
+
+export function previewList(preview: AddressPreview): Html {
+  return html`<div class="panel"><h2>First deposit addresses</h2><p class="hint">Check that your wallet lists these same receiving addresses before you save.</p>
+<ol start="0">${preview.addresses.map((a) => html`<li><code>${a.address}</code></li>`)}</ol></div>`;
+}

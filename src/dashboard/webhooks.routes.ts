@@ -1,0 +1,191 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../http/errors.js';
+import { PathId } from '../http/schemas.js';
+import { EVENT_TYPES, type EventType } from '../invoices/events.js';
+import { audit } from '../users/audit.js';
+import * as webhooks from '../webhooks/service.js';
+import { actor } from './actor.js';
+import { fields } from './form.js';
+import { requireOwner } from './guard.js';
+import { ROOT } from './layout.js';
+import { newEndpointPage, secretPage, webhooksPage } from './views/webhooks.js';
+
+const hide = true;
+const Csrf = Type.String({ maxLength: 100 });
+const EndpointParams = Type.Object({
+  id: PathId('we', 'No webhook endpoint with this id', 'The endpoint id'),
+});
+const ActionBody = Type.Object({ _csrf: Csrf }, { additionalProperties: false });
+const NOTICES: Record<string, string> = {
+  test: 'Test event queued; it appears in the deliveries below once sent.',
+  disabled: 'Endpoint disabled: it gets no new events until enabled again.',
+  enabled: 'Endpoint enabled.',
+};
+const DELIVERIES_SHOWN = 20;
+
+/** Webhook endpoints: everyone reads them and their deliveries; owners change them. */
+export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const html = 'text/html; charset=utf-8';
+  const owner = { preValidation: async (request: FastifyRequest) => requireOwner(request.dashboard) };
+
+  app.get(
+    '/webhooks',
+    { schema: { hide, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const endpoints = await webhooks.listEndpoints(app.db, ctx.project.id);
+      const views = await Promise.all(
+        endpoints.map(async (endpoint) => ({
+          endpoint,
+          attempts: (await webhooks.listAttempts(app.db, endpoint.id, { limit: DELIVERIES_SHOWN, page: 1 }))
+            .rows,
+        })),
+      );
+      return reply.type(html).send(webhooksPage(ctx, views, NOTICES[request.query.done ?? '']));
+    },
+  );
+
+  app.get('/webhooks/new', { schema: { hide }, ...owner }, async (request, reply) =>
+    reply.type(html).send(newEndpointPage(request.dashboard)),
+  );
+
+  app.post(
+    '/webhooks',
+    {
+      schema: {
+        hide,
+        body: Type.Object(
+          {
+            _csrf: Csrf,
+            url: Type.String({ maxLength: 2048 }),
+            events: Type.Optional(
+              Type.Union([
+                Type.String({ maxLength: 50 }),
+                Type.Array(Type.String({ maxLength: 50 }), { maxItems: 10 }),
+              ]),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      ...owner,
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const now = app.clock();
+      const url = request.body.url.trim();
+      const events = fields(request.body, 'events');
+      try {
+        const unknown = events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
+        if (unknown.length) {
+          throw ApiError.validation([
+            { in: 'body', field: 'events', rule: 'enum', message: `Unknown event type: ${unknown[0]}` },
+          ]);
+        }
+        const { endpoint, secret } = await webhooks.createEndpoint(
+          app.db,
+          ctx.project.id,
+          { url, events: events as EventType[] },
+          app.config.webhookAllowPrivate,
+          now,
+        );
+        await audit(
+          app.db,
+          ctx.session.accountId,
+          actor(ctx),
+          'webhook_endpoint.added',
+          `${endpoint.id} ${endpoint.url}`,
+          now,
+        );
+        return reply
+          .type(html)
+          .send(
+            secretPage(
+              ctx,
+              'Endpoint added',
+              endpoint.url,
+              secret,
+              'Give this secret to your server to verify the signatures of our requests.',
+            ),
+          );
+      } catch (err) {
+        // The SSRF refusals (webhooks/address.ts) and other field errors come back on the form.
+        if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
+        return reply
+          .code(422)
+          .type(html)
+          .send(newEndpointPage(ctx, { url, events, errors: [err.message] }));
+      }
+    },
+  );
+
+  const endpointAction = (
+    path: string,
+    run: (endpoint: { id: string; project_id: string }, now: Date) => Promise<unknown>,
+    audited: Parameters<typeof audit>[3],
+    done: string,
+  ) =>
+    app.post(
+      path,
+      { schema: { hide, params: EndpointParams, body: ActionBody }, ...owner },
+      async (request, reply) => {
+        const ctx = request.dashboard;
+        const now = app.clock();
+        const endpoint = await webhooks.findProjectEndpoint(app.db, ctx.project.id, request.params.id);
+        await run(endpoint, now);
+        await audit(app.db, ctx.session.accountId, actor(ctx), audited, endpoint.id, now);
+        return reply.redirect(`${ROOT}/webhooks?done=${done}`, 303);
+      },
+    );
+
+  endpointAction(
+    '/webhooks/:id/disable',
+    (e) => webhooks.setEndpointStatus(app.db, e.id, 'disabled'),
+    'webhook_endpoint.disabled',
+    'disabled',
+  );
+  endpointAction(
+    '/webhooks/:id/enable',
+    (e) => webhooks.setEndpointStatus(app.db, e.id, 'active'),
+    'webhook_endpoint.enabled',
+    'enabled',
+  );
+  endpointAction(
+    '/webhooks/:id/test',
+    (e, now) => webhooks.sendTestEvent(app.db, e, now),
+    'webhook_endpoint.test_sent',
+    'test',
+  );
+
+  app.post(
+    '/webhooks/:id/roll',
+    { schema: { hide, params: EndpointParams, body: ActionBody }, ...owner },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const now = app.clock();
+      const endpoint = await webhooks.findProjectEndpoint(app.db, ctx.project.id, request.params.id);
+      const { secret } = await webhooks.rollEndpointSecret(app.db, endpoint.id, now);
+      await audit(
+        app.db,
+        ctx.session.accountId,
+        actor(ctx),
+        'webhook_endpoint.secret_rolled',
+        endpoint.id,
+        now,
+      );
+      return reply
+        .type(html)
+        .send(
+          secretPage(
+            ctx,
+            'Secret rolled',
+            endpoint.url,
+            secret,
+            'Requests are signed with this secret from now on, and with the old one as well for the next 24 hours, so your server can switch over without missing one.',
+          ),
+        );
+    },
+  );
+};

@@ -1,0 +1,182 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { AuditLogTable, DashboardUserTable } from './user.table.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function insertUser(db: Db, row: DashboardUserTable) {
+  return db.insertInto('dashboard_users').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findUserByEmail(db: Db, email: string) {
+  return db
+    .selectFrom('dashboard_users')
+    .selectAll()
+    .where('email', '=', email)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function findUserById(db: Db, id: string) {
+  return db.selectFrom('dashboard_users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A user of this account only: another account's user id is not found. */
+export function findUser(db: Db, accountId: string, id: string) {
+  return db
+    .selectFrom('dashboard_users')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function listUsers(db: Db, accountId: string) {
+  return db
+    .selectFrom('dashboard_users')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('removed_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function countOwners(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('dashboard_users')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('role', '=', 'owner')
+    .where('removed_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function updateUser(
+  db: Db,
+  id: string,
+  changes: Partial<
+    Pick<
+      DashboardUserTable,
+      'password_hash' | 'last_sign_in_at' | 'removed_at' | 'totp_secret' | 'totp_pending' | 'role'
+    >
+  >,
+) {
+  return db
+    .updateTable('dashboard_users')
+    .set(changes)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function insertInvite(
+  db: Db,
+  row: { token_hash: Buffer; user_id: string; expires_at: Date; created_at: Date },
+) {
+  return db
+    .insertInto('dashboard_invites')
+    .values({ ...row, used_at: null })
+    .execute();
+}
+
+/** An invite that is neither used nor expired, with its user (still there). */
+export function findOpenInvite(db: Db, tokenHash: Buffer, now: Date) {
+  return db
+    .selectFrom('dashboard_invites as i')
+    .innerJoin('dashboard_users as u', 'u.id', 'i.user_id')
+    .select(['i.user_id', 'u.email', 'u.account_id', 'u.role'])
+    .where('i.token_hash', '=', tokenHash)
+    .where('i.used_at', 'is', null)
+    .where('i.expires_at', '>', now)
+    .where('u.removed_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Takes the invite: only one of two concurrent uses finds it open. */
+export function useInvite(db: Db, tokenHash: Buffer, now: Date) {
+  return db
+    .updateTable('dashboard_invites')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('user_id')
+    .executeTakeFirst();
+}
+
+export function insertSession(
+  db: Db,
+  row: {
+    token_hash: Buffer;
+    user_id: string;
+    csrf_token: string;
+    needs_totp: boolean;
+    now: Date;
+    expires_at: Date;
+  },
+) {
+  const { now, ...rest } = row;
+  return db
+    .insertInto('dashboard_sessions')
+    .values({ ...rest, project_id: null, created_at: now, last_seen_at: now })
+    .execute();
+}
+
+/** One indexed read per request: the session, its user and the account's status. */
+export function findSession(db: Db, tokenHash: Buffer, now: Date) {
+  return db
+    .selectFrom('dashboard_sessions as s')
+    .innerJoin('dashboard_users as u', 'u.id', 's.user_id')
+    .innerJoin('accounts as a', 'a.id', 'u.account_id')
+    .select([
+      's.csrf_token',
+      's.project_id',
+      's.needs_totp',
+      's.last_seen_at',
+      'u.id as user_id',
+      'u.email',
+      'u.role',
+      'u.account_id',
+      'u.totp_secret',
+      'a.status as account_status',
+    ])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.expires_at', '>', now)
+    .where('u.removed_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function updateSession(
+  db: Db,
+  tokenHash: Buffer,
+  changes: { last_seen_at?: Date; expires_at?: Date; project_id?: string | null; needs_totp?: boolean },
+) {
+  return db.updateTable('dashboard_sessions').set(changes).where('token_hash', '=', tokenHash).execute();
+}
+
+export function deleteSession(db: Db, tokenHash: Buffer) {
+  return db.deleteFrom('dashboard_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+export function deleteUserSessions(db: Db, userId: string, except?: Buffer) {
+  let q = db.deleteFrom('dashboard_sessions').where('user_id', '=', userId);
+  if (except) q = q.where('token_hash', '<>', except);
+  return q.execute();
+}
+
+export function insertAudit(db: Db, row: Omit<AuditLogTable, 'id'>) {
+  return db.insertInto('audit_log').values(row).execute();
+}
+
+export function listAudit(db: Db, accountId: string, limit: number) {
+  return db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

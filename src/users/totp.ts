@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import * as OTPAuth from 'otpauth';
+import type { Database } from '../db/schema.js';
+import { ApiError } from '../http/errors.js';
+import { audit } from './audit.js';
+import * as repo from './repository.js';
+
+/** RFC 6238 defaults every authenticator app reads: SHA-1, 6 digits, 30 s; one step either side. */
+function totp(secret: string, email: string) {
+  return new OTPAuth.TOTP({
+    issuer: 'Paydesk',
+    label: email,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    secret: OTPAuth.Secret.fromBase32(secret),
+  });
+}
+
+function matches(secret: string, email: string, code: string, now: Date): boolean {
+  if (!/^\d{6}$/.test(code.trim())) return false;
+  return totp(secret, email).validate({ token: code.trim(), timestamp: now.getTime(), window: 1 }) !== null;
+}
+
+/** Starts enrolment: a new secret waits, unconfirmed, until a code from it is entered. */
+export async function beginTotp(db: Kysely<Database>, user: { id: string; email: string }) {
+  const secret = new OTPAuth.Secret({ size: 20 }).base32;
+  await repo.updateUser(db, user.id, { totp_pending: secret });
+  return { secret, uri: totp(secret, user.email).toString() };
+}
+
+export async function pendingTotp(db: Kysely<Database>, user: { id: string; email: string }) {
+  const row = await repo.findUserByEmail(db, user.email);
+  if (!row?.totp_pending) return undefined;
+  return { secret: row.totp_pending, uri: totp(row.totp_pending, user.email).toString() };
+}
+
+/** Confirms enrolment with a code from the app; only then does sign-in ask for codes. */
+export async function confirmTotp(
+  db: Kysely<Database>,
+  user: { id: string; email: string; accountId: string },
+  code: string,
+  now: Date,
+) {
+  const row = await repo.findUserByEmail(db, user.email);
+  if (!row?.totp_pending || !matches(row.totp_pending, user.email, code, now)) {
+    throw ApiError.validation([
+      {
+        in: 'body',
+        field: 'code',
+        rule: 'totp',
+        message: 'That code is not right; enter the newest code the app shows',
+      },
+    ]);
+  }
+  await repo.updateUser(db, user.id, { totp_secret: row.totp_pending, totp_pending: null });
+  await audit(db, user.accountId, { id: user.id, email: user.email }, 'user.totp_enabled', user.email, now);
+}
+
+export async function disableTotp(
+  db: Kysely<Database>,
+  user: { id: string; email: string; accountId: string },
+  now: Date,
+) {
+  await repo.updateUser(db, user.id, { totp_secret: null, totp_pending: null });
+  await audit(db, user.accountId, { id: user.id, email: user.email }, 'user.totp_disabled', user.email, now);
+}
+
+/** The second step of a sign-in. */
+export async function verifyTotp(
+  db: Kysely<Database>,
+  userId: string,
+  code: string,
+  now: Date,
+): Promise<boolean> {
+  const row = await repo.findUserById(db, userId);
+  return Boolean(row?.totp_secret && matches(row.totp_secret, row.email, code, now));
+}

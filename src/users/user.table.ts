@@ -1,0 +1,58 @@
+import type { Generated, Selectable } from 'kysely';
+
+export type Role = 'owner' | 'viewer';
+export const ROLES = ['owner', 'viewer'] as const;
+
+export interface DashboardUserTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: Role;
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_pending: string | null;
+  created_at: Date;
+  last_sign_in_at: Date | null;
+  removed_at: Date | null;
+}
+
+export interface DashboardInviteTable {
+  token_hash: Buffer;
+  user_id: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Date;
+}
+
+export interface DashboardSessionTable {
+  token_hash: Buffer;
+  user_id: string;
+  csrf_token: string;
+  project_id: string | null;
+  needs_totp: Generated<boolean>;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  account_id: string;
+  actor_id: string | null;
+  actor_email: string;
+  action: string;
+  target: string | null;
+  created_at: Date;
+}
+
+export type DashboardUserRow = Selectable<DashboardUserTable>;
+export type AuditRow = Selectable<AuditLogTable>;
+
+declare module '../db/schema.js' {
+  interface Database {
+    dashboard_users: DashboardUserTable;
+    dashboard_invites: DashboardInviteTable;
+    dashboard_sessions: DashboardSessionTable;
+    audit_log: AuditLogTable;
+  }
+}
