@@ -86,6 +86,19 @@ describe('invoices', () => {
     expect(detail.body).toContain('Payments');
   });
 
+  test("the detail page shows the invoice's way back to the shop", async () => {
+    const { m, owner } = await merchantWithOwner(t.app, 'return@shop.example');
+    const urls = {
+      redirect_url: 'https://shop.example/orders/7?a=1&b=2',
+      cancel_url: 'https://shop.example/cart',
+    };
+    const id = (await createInvoice(t.app, m, { amount: '10.00', ...urls })).json().data.id;
+    const detail = await owner.get(`/dashboard/invoices/${id}`);
+    expect(detail.body).toContain('Return URL');
+    expect(detail.body).toContain('https://shop.example/orders/7?a=1&amp;b=2');
+    expect(detail.body).toContain('https://shop.example/cart');
+  });
+
   test('a formula in an order id is defused in the CSV', async () => {
     const { m, owner } = await merchantWithOwner(t.app, 'csv@shop.example');
     await createInvoice(t.app, m, { amount: '1.00', order_id: '=HYPERLINK("http://evil")' });

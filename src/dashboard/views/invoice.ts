@@ -39,6 +39,8 @@ ${definition('Expires', time(i.payment_expires_at))}
 ${definition('Paid', i.paid_at ? time(i.paid_at) : null)}
 ${definition('Updated', time(i.updated_at))}
 ${definition('Payment page', html`<a href="${payUrl}">${payUrl}</a>`)}
+${definition('Return URL', i.redirect_url)}
+${definition('Cancel URL', i.cancel_url)}
 ${definition('Metadata', Object.keys(i.metadata).length ? html`<code>${JSON.stringify(i.metadata)}</code>` : null)}
 </dl></section>
 <section class="panel" aria-labelledby="payments" tabindex="0"><h2 id="payments">Payments</h2>
