@@ -33,7 +33,7 @@ export type InvoicePaidEvent = EventOf<'invoice.paid', InvoiceEventData>;
 export type InvoiceExpiredEvent = EventOf<'invoice.expired', InvoiceEventData>;
 export type InvoiceFailedEvent = EventOf<'invoice.failed', InvoiceEventData>;
 /** Sent by the dashboard's "Send test event" button to one endpoint. */
-export type WebhookTestEvent = EventOf<'webhook.test', { endpoint_id: string }>;
+export type WebhookTestEvent = EventOf<'webhook.test', { endpoint_id: string; message: string }>;
 
 /** Every event Paydesk delivers; switch on `type` and TypeScript knows the shape of `data`. */
 export type WebhookEvent =
