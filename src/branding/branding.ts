@@ -29,6 +29,8 @@ export const BrandingSchema = Type.Object(
   { $id: 'Branding', title: 'Branding' },
 );
 
+export type Branding = ReturnType<typeof toBranding>;
+
 /** The path of a logo under the payment page (`/pay/…`): its content hash, so it is cached for good. */
 export const logoPath = (hash: string) => `logos/${hash}.png`;
 

@@ -31,7 +31,7 @@ const BrandingBody = Type.Object(
 const rawBody = ({ httpPart }: { httpPart?: string }) =>
   httpPart === 'body' ? (data: unknown) => Buffer.isBuffer(data) : () => true;
 
-/** A project's branding on the payment page, for the operator (and later the dashboard), under /v1/admin. */
+/** A project's branding on the payment page, for the operator (the dashboard calls the same service), under /v1/admin. */
 export const brandingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const branding = (row: Awaited<ReturnType<typeof service.getBranding>>) =>
     toBranding(row, app.config.publicBaseUrl);

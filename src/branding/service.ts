@@ -8,7 +8,7 @@ import * as repo from './repository.js';
 
 /**
  * A project's branding on the payment page: its colour and its logo. The rules live here, so the
- * operator's admin API and the merchant dashboard's Settings page (later) share them.
+ * operator's admin API and the merchant dashboard's Settings page share them.
  */
 
 const notFound = () => ApiError.notFound('No project with this id');

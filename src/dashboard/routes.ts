@@ -7,6 +7,7 @@ import { enforce, type Limit } from '../http/rate-limit.js';
 import { accountRoutes } from './account.routes.js';
 import { dashboardAssets } from './assets.js';
 import { authRoutes } from './auth.routes.js';
+import { brandingRoutes } from './branding.routes.js';
 import { dashboardErrors } from './errors.js';
 import { acceptForms } from './form.js';
 import { guardDashboard } from './guard.js';
@@ -66,6 +67,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await signedIn.register(keyRoutes);
     await signedIn.register(webhookRoutes);
     await signedIn.register(settingsRoutes);
+    await signedIn.register(brandingRoutes);
     await signedIn.register(teamRoutes);
     await signedIn.register(accountRoutes);
   });

@@ -1,5 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { toBranding } from '../branding/branding.js';
+import { getBranding } from '../branding/service.js';
 import { ok } from '../http/envelope.js';
 import { ApiError } from '../http/errors.js';
 import { errorResponses, StringEnum, Success } from '../http/schemas.js';
@@ -7,12 +10,28 @@ import * as merchants from '../merchants/service.js';
 import { previewAddresses } from '../networks/preview.js';
 import { audit } from '../users/audit.js';
 import { actor } from './actor.js';
+import type { DashboardContext } from './context.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
 import { settingsChanges } from './settings.form.js';
 import { type SettingsForm, settingsPage } from './views/settings.js';
 
 const hide = true;
+
+/** The Settings form as the project stands. */
+export function currentForm(p: DashboardContext['project']): SettingsForm {
+  return {
+    name: p.name,
+    ttl_minutes: String(Math.round(p.invoice_ttl_seconds / 60)),
+    network: p.network,
+    currency: p.currency,
+    xpub: p.xpub ?? '',
+  };
+}
+
+export async function brandingOf(app: FastifyInstance, projectId: string) {
+  return toBranding(await getBranding(app.db, projectId), app.config.publicBaseUrl);
+}
 const SettingsBody = Type.Object(
   {
     _csrf: Type.String({ maxLength: 100 }),
@@ -38,18 +57,12 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const ctx = request.dashboard;
       const p = ctx.project;
-      const form: SettingsForm = {
-        name: p.name,
-        ttl_minutes: String(Math.round(p.invoice_ttl_seconds / 60)),
-        network: p.network,
-        currency: p.currency,
-        xpub: p.xpub ?? '',
-      };
       const preview = p.xpub ? safePreview(p.network, p.xpub) : undefined;
       return reply.type(html).send(
-        settingsPage(ctx, networks, form, {
+        settingsPage(ctx, networks, currentForm(p), {
           preview,
           notice: request.query.saved ? 'Settings saved.' : undefined,
+          branding: await brandingOf(app, p.id),
         }),
       );
     },
@@ -70,7 +83,8 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     try {
       if (intent === 'preview') {
         const preview = previewAddresses(networks, { network: form.network, xpub, count: 3 });
-        return reply.type(html).send(settingsPage(ctx, networks, form, { preview }));
+        const branding = await brandingOf(app, ctx.project.id);
+        return reply.type(html).send(settingsPage(ctx, networks, form, { preview, branding }));
       }
       const now = app.clock();
       const changes = settingsChanges(form);
@@ -87,7 +101,12 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply
         .code(422)
         .type(html)
-        .send(settingsPage(ctx, networks, form, { errors: messages.length ? messages : [err.message] }));
+        .send(
+          settingsPage(ctx, networks, form, {
+            errors: messages.length ? messages : [err.message],
+            branding: await brandingOf(app, ctx.project.id),
+          }),
+        );
     }
   });
 

@@ -31,7 +31,8 @@ export type AuditAction =
   | 'webhook_endpoint.secret_rolled'
   | 'webhook_endpoint.test_sent'
   | 'webhook_event.resent'
-  | 'project.settings_changed';
+  | 'project.settings_changed'
+  | 'project.branding_changed';
 
 export function audit(
   db: Kysely<Database> | Transaction<Database>,
