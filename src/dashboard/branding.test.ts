@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { admin, startTestApp, type TestApp } from '../../test/app.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../test/app.js';
 import { type DashboardUser, inviteAndAccept, merchantWithOwner, signIn } from '../../test/dashboard.js';
 
 let t: TestApp;
@@ -27,7 +27,15 @@ async function uploadLogo(user: DashboardUser, file: Blob | null, csrf = user.cs
 }
 
 const png = (side: number) => PNG.sync.write(new PNG({ width: side, height: side }));
-const branding = async (projectId: string) => admin(t.app, 'GET', `/v1/admin/projects/${projectId}/branding`);
+/** The project's branding as the admin API reports it. */
+async function branding(projectId: string) {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/v1/admin/projects/${projectId}/branding`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  return res.json().data as { brand_color: string | null; logo_url: string | null };
+}
 
 describe('payment page branding on the Settings page', () => {
   test('an owner sets a brand colour; one without contrast is refused with the rule and nothing changes', async () => {
