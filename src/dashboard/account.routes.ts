@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/errors.js';
 import { changePassword } from '../users/service.js';
 import { beginTotp, confirmTotp, disableTotp, pendingTotp } from '../users/totp.js';
+import { validationMessages } from './errors.js';
 import { ROOT } from './layout.js';
 import { accountPage, enrolPage } from './views/account.js';
 
@@ -56,8 +57,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
-        const errors = (err.details.errors as Array<{ message: string }>).map((e) => e.message);
-        return reply.code(422).type(html).send(accountPage(ctx, { errors }));
+        return reply
+          .code(422)
+          .type(html)
+          .send(accountPage(ctx, { errors: validationMessages(err) }));
       }
       return reply.redirect(`${ROOT}/account?done=password`, 303);
     },

@@ -6,6 +6,7 @@ import * as branding from '../branding/service.js';
 import { ApiError } from '../http/errors.js';
 import { audit } from '../users/audit.js';
 import { actor } from './actor.js';
+import { validationMessages } from './errors.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
 import { brandingOf, currentForm } from './settings.routes.js';
@@ -69,12 +70,9 @@ export const brandingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await run(now);
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
-      const messages = ((err.details.errors as Array<{ message: string }> | undefined) ?? []).map(
-        (e) => e.message,
-      );
       const page = settingsPage(ctx, app.config.networks, currentForm(ctx.project), {
         branding: await brandingOf(app, ctx.project.id),
-        brandingErrors: messages.length ? messages : [err.message],
+        brandingErrors: validationMessages(err),
       });
       return reply.code(422).type('text/html; charset=utf-8').send(page);
     }

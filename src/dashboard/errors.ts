@@ -31,6 +31,12 @@ ${messages.map((m) => html`<p>${m}</p>`)}
  * The dashboard pages' error handler: the contract's codes and statuses, shown as a page. JSON routes
  * (/dashboard/api) pass their errors on to the application's envelope handler.
  */
+/** What a VALIDATION_ERROR says, one message per violated rule (its own message when it lists none). */
+export function validationMessages(err: ApiError): string[] {
+  const errors = (err.details.errors as FieldError[] | undefined) ?? [];
+  return errors.length ? errors.map((e) => e.message) : [err.message];
+}
+
 export function dashboardErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (isJsonRoute(request)) throw err;
   if (err instanceof ApiError) {
@@ -40,13 +46,7 @@ export function dashboardErrors(err: FastifyError, request: FastifyRequest, repl
       return page(reply, 401, 'Please sign in again', ['Your session has ended. Sign in and try again.']);
     }
     if (err.code === 'VALIDATION_ERROR') {
-      const errors = (err.details.errors as FieldError[] | undefined) ?? [];
-      return page(
-        reply,
-        422,
-        'That did not work',
-        errors.length ? errors.map((e) => e.message) : [err.message],
-      );
+      return page(reply, 422, 'That did not work', validationMessages(err));
     }
     if (err.code === 'NOT_FOUND') return page(reply, 404, 'Not found', [err.message]);
     if (err.code === 'RATE_LIMITED') return page(reply, 429, 'Too many attempts', [err.message]);

@@ -11,6 +11,7 @@ import { previewAddresses } from '../networks/preview.js';
 import { audit } from '../users/audit.js';
 import { actor } from './actor.js';
 import type { DashboardContext } from './context.js';
+import { validationMessages } from './errors.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
 import { settingsChanges } from './settings.form.js';
@@ -95,15 +96,12 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.redirect(`${ROOT}/settings?saved=1`, 303);
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
-      const messages = ((err.details.errors as Array<{ message: string }> | undefined) ?? []).map(
-        (e) => e.message,
-      );
       return reply
         .code(422)
         .type(html)
         .send(
           settingsPage(ctx, networks, form, {
-            errors: messages.length ? messages : [err.message],
+            errors: validationMessages(err),
             branding: await brandingOf(app, ctx.project.id),
           }),
         );
