@@ -141,4 +141,35 @@ describe('every 404 for an invoice id is alike, whatever the id is made of', () 
       { numRuns: 200 },
     );
   });
+
+  test('in bodies nested deep or spread wide: VALIDATION_ERROR too_deep past 32 levels, never a 500', async () => {
+    // Deep: arrays and objects mixed, from just past the limit to far past the point where a recursive
+    // walk would exhaust the stack (about 7,000 levels did, in 42 KB). Wide: thousands of shallow keys.
+    const deep = fc
+      .tuple(fc.integer({ min: 33, max: 30_000 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }))
+      .map(([depth, kinds]) => {
+        const opens = Array.from({ length: depth }, (_, i) => (kinds[i % kinds.length] ? '{"a":' : '['));
+        const closes = opens.map((o) => (o === '[' ? ']' : '}')).reverse();
+        return { payload: `${opens.join('')}1${closes.join('')}`, deep: true };
+      });
+    const wide = fc.integer({ min: 1_000, max: 5_000 }).map((n) => ({
+      payload: JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, [i, { i }]]))),
+      deep: false,
+    }));
+    for (const route of routes()) {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(deep, wide), async ({ payload, deep: isDeep }) => {
+          const url = withParams(route.url, invoiceId);
+          const headers = { ...authFor(route.url), 'content-type': 'application/json' };
+          const res = await t.app.inject({ method: route.method as 'POST', url, headers, payload });
+          expectEnvelope(res, url);
+          if (isDeep && res.statusCode === 400 && !NOT_JSON.test(url)) {
+            const rules = res.json().error.details.errors?.map((e: { rule: string }) => e.rule);
+            expect(rules).toContain('too_deep');
+          }
+        }),
+        { numRuns: 4 },
+      );
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError, type ErrorLocation, type FieldError } from './errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 /**
  * What arrives from the outside world, decoded strictly. Every string the app sees is well-formed
@@ -15,7 +16,8 @@ const FORBIDDEN_KEYS = new Set(['__proto__']);
 
 /**
  * The JSON body parser: UTF-8 only (a charset other than utf-8 is refused, not guessed), decoded
- * strictly (invalid bytes are refused, not replaced), parsed by JSON.parse (which keeps `__proto__` an
+ * strictly (invalid bytes are refused, not replaced), refused when nested too deep (before anything
+ * walks it recursively), parsed by JSON.parse (which keeps `__proto__` an
  * ordinary own key, so nothing is polluted while we look), then checked for forbidden keys.
  */
 export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
@@ -33,6 +35,9 @@ export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
     throw bodyError('invalid_utf8', 'The body is not valid UTF-8');
   }
   if (text.trim() === '') throw bodyError('invalid_json', 'The body is empty; send a JSON object');
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw bodyError('too_deep', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
