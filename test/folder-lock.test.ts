@@ -48,4 +48,26 @@ describe('the embedded database folder lock', () => {
     },
     SLOW,
   );
+
+  it(
+    'restarts at once after kill -9, while the killed process is a zombie its parent has not reaped',
+    async () => {
+      const { cwd, secret, lockFile } = await demoFolder();
+      const first = await startPaydesk({ cwd, underParentThatNeverReaps: true });
+      await first.ready();
+      expect(readFileSync(lockFile, 'utf8')).toBe(String(first.pid));
+      process.kill(first.pid, 'SIGKILL');
+      while (!/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${first.pid}/stat`, 'utf8'))) {
+        await new Promise((r) => setImmediate(r));
+      }
+
+      const second = await startPaydesk({ cwd });
+      await second.ready();
+      expect(/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${first.pid}/stat`, 'utf8'))).toBe(true);
+      expect(readFileSync(lockFile, 'utf8')).toBe(String(second.pid));
+      expect((await api(second, 'GET', '/v1/merchant/me', secret)).status).toBe(200);
+      expect(await second.stop()).toEqual({ code: 0, signal: null });
+    },
+    SLOW,
+  );
 });

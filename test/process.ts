@@ -45,13 +45,24 @@ export async function startPaydesk(options: {
   cwd: string;
   env?: Record<string, string>;
   port?: number;
+  /**
+   * Start Paydesk under a shell that never reaps it (it execs into `sleep`): once killed, Paydesk stays
+   * a zombie, as it does for a moment under any supervisor. `pid` is then Paydesk's, not the shell's.
+   */
+  underParentThatNeverReaps?: boolean;
 }): Promise<PaydeskProcess> {
   const port = options.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) if (PAYDESK_VARS.test(name)) delete env[name];
   Object.assign(env, { HOST: '127.0.0.1', PORT: String(port) }, options.env);
 
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
+  const command = options.underParentThatNeverReaps
+    ? [
+        'sh',
+        ['-c', '"$0" "$@" & echo "paydesk-pid $!"; exec sleep 3600', process.execPath, '--import', TSX, MAIN],
+      ]
+    : [process.execPath, ['--import', TSX, MAIN]];
+  const child = spawn(command[0] as string, command[1] as string[], {
     cwd: options.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -101,6 +112,10 @@ export async function startPaydesk(options: {
   };
   running.add(proc);
   void exited.then(() => running.delete(proc));
+  if (options.underParentThatNeverReaps) {
+    const [, pid] = await proc.waitForStdout(/paydesk-pid (\d+)/);
+    return { ...proc, pid: Number(pid) };
+  }
   return proc;
 }
 

@@ -1,7 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setImmediate as setImmediateP } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DirectoryLockedError, lockDirectory } from './directory-lock.js';
 
@@ -58,6 +60,33 @@ describe('lockDirectory', () => {
       expect(readFileSync(`${dir}.lock`, 'utf8')).toBe(String(process.pid));
       lock.release();
     }
+  });
+
+  test('takes over a lock whose holder was killed but not yet reaped (a zombie)', async () => {
+    // The inner shell exits at once; its parent execs into `sleep` and never waits for it, so it
+    // stays a zombie: what a supervisor sees for a moment after kill -9, before it reaps the child.
+    const parent = spawn('sh', ['-c', 'sh -c "exit 0" & echo $!; exec sleep 60'], { stdio: 'pipe' });
+    try {
+      const [chunk] = (await once(parent.stdout, 'data')) as [Buffer];
+      const pid = Number.parseInt(chunk.toString(), 10);
+      while (!/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) await setImmediateP();
+      expect(() => process.kill(pid, 0)).not.toThrow(); // the pid still exists: kill(0) alone says "alive"
+      writeFileSync(`${dir}.lock`, String(pid));
+      const lock = lockDirectory(dir);
+      expect(readFileSync(`${dir}.lock`, 'utf8')).toBe(String(process.pid));
+      lock.release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
+  test('takes over a lock whose pid now belongs to a process started after the lock was written', () => {
+    // Our own parent (the test runner) started before this lock file was written: it cannot hold it.
+    writeFileSync(`${dir}.lock`, String(process.ppid));
+    utimesSync(`${dir}.lock`, new Date(0), new Date(0));
+    const lock = lockDirectory(dir);
+    expect(readFileSync(`${dir}.lock`, 'utf8')).toBe(String(process.pid));
+    lock.release();
   });
 
   test('release removes the lock file, once, and the folder can be locked again', () => {
