@@ -22,7 +22,7 @@ import type { DatabaseHandle } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { openApiOptions } from './docs/openapi.js';
 import { healthRoutes } from './health/routes.js';
-import { clientErrorHandler } from './http/client-error.js';
+import { clientErrorHandler, rememberEarlyAnswers } from './http/client-error.js';
 import { type Drain, registerDrain } from './http/drain.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { guardInput, parseJsonBody, parseQueryString } from './http/input.js';
@@ -98,6 +98,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     childLoggerFactory: redactingChildLogger,
     logController: new LogController({ requestIdLogLabel: 'trace_id' }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Contract §20: a request whose headers and body have not all arrived in time is answered 408 in
+    // the envelope (http/client-error.ts) and its connection closed, so a slow or stalled client never
+    // holds a connection for ever. Node checks these bounds on a timer of its own (30 s unless told):
+    // a quarter of the request bound keeps the answer close to the bound.
+    requestTimeout: deps.config.http.requestTimeoutMs,
+    keepAliveTimeout: deps.config.http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: deps.config.http.headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(250, Math.min(30_000, deps.config.http.requestTimeoutMs / 4)),
+    },
     exposeHeadRoutes: false,
     // A stopping server answers in the envelope itself (http/drain.ts), not with Fastify's own 503.
     return503OnClosing: false,
@@ -140,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Trace-Id', request.id);
   });
   app.decorate('drain', registerDrain(app));
+  rememberEarlyAnswers(app);
   // After authentication and rate limits (onRequest), before the schemas: text no column can hold.
   app.addHook('preValidation', async (request) => guardInput(request));
   registerErrorHandler(app, validation);

@@ -9,12 +9,40 @@ interface ClientError extends Error {
 }
 
 /** What each kind of malformed request is answered with; anything else the parser refuses is a 400. */
-const ANSWERS: Record<string, { status: number; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, message: 'The request headers are larger than the server accepts' },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },
-  ERR_HTTP_HEADERS_TIMEOUT: { status: 408, message: 'The request headers did not arrive in time' },
+interface Answer {
+  status: number;
+  message: string;
+  rule: string;
+}
+const ANSWERS: Record<string, Answer> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    message: 'The request headers are larger than the server accepts',
+    rule: 'malformed_http',
+  },
+  // Contract §20: HTTP_REQUEST_TIMEOUT_SECONDS (headers and body), HTTP_HEADERS_TIMEOUT_SECONDS.
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    message: 'The request did not arrive in time: send the whole body without pausing',
+    rule: 'request_timeout',
+  },
+  ERR_HTTP_HEADERS_TIMEOUT: {
+    status: 408,
+    message: 'The request headers did not arrive in time',
+    rule: 'request_timeout',
+  },
 };
-const MALFORMED = { status: 400, message: 'The request is not valid HTTP' };
+const MALFORMED: Answer = { status: 400, message: 'The request is not valid HTTP', rule: 'malformed_http' };
+
+/** Connections whose last request was answered before its whole body had arrived. */
+const answeredEarly = new WeakSet<Socket>();
+
+/** Remembers the requests answered from their headers alone (see `clientErrorHandler`). */
+export function rememberEarlyAnswers(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request) => {
+    if (!request.raw.complete) answeredEarly.add(request.raw.socket);
+  });
+}
 
 /**
  * Node's HTTP parser refuses some requests before Fastify ever sees them (a bare LF in a header, a
@@ -28,11 +56,13 @@ export function clientErrorHandler(this: FastifyInstance, err: ClientError, sock
   const answer = (err.code && ANSWERS[err.code]) || MALFORMED;
   const traceId = randomTraceId();
   this.log.info({ trace_id: traceId, code: err.code, status: answer.status }, 'malformed request refused');
-  if (socket.writable) socket.write(rawResponse(answer.status, answer.message, traceId));
+  // A request answered before its body arrived (a 401 decided from the headers) already has its
+  // response: a second one would break the exchange, so the connection is only closed.
+  if (socket.writable && !answeredEarly.has(socket)) socket.write(rawResponse(answer, traceId));
   socket.destroy();
 }
 
-function rawResponse(status: number, message: string, traceId: string): string {
+function rawResponse({ status, message, rule }: Answer, traceId: string): string {
   const code: ErrorCode = 'VALIDATION_ERROR';
   const field = status === 431 ? 'headers' : 'request';
   const body = JSON.stringify({
@@ -40,7 +70,7 @@ function rawResponse(status: number, message: string, traceId: string): string {
     message,
     error: {
       code,
-      details: { errors: [{ in: 'header', field, rule: 'malformed_http', message }] },
+      details: { errors: [{ in: 'header', field, rule, message }] },
     },
     trace_id: traceId,
   });
