@@ -40,7 +40,7 @@ async function main() {
   const url = new URL(BASE);
   url.pathname = `/${NAME}`;
   const databaseUrl = url.toString();
-  const database = await openDatabase(databaseUrl);
+  const database = await openDatabase(databaseUrl, { bounds: null });
   await migrate(database.db);
   const config = loadConfig({
     DATABASE_URL: databaseUrl,

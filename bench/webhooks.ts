@@ -24,7 +24,7 @@ const ADMIN = { authorization: 'Bearer bench-admin-token-0123456789' };
 
 async function main() {
   const { url, drop } = await database();
-  const handle = await openDatabase(url);
+  const handle = await openDatabase(url, { bounds: null });
   await migrate(handle.db);
   const config = loadConfig({
     DATABASE_URL: url,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import type { DatabaseBounds } from './db/bounds.js';
 import type { NetworkRegistry } from './networks/network.js';
 import { loadNetworks, NetworkConfigError } from './networks/registry.js';
 
@@ -27,6 +28,12 @@ const EnvSchema = Type.Object({
   }),
   PAYDESK_WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   DATABASE_WAIT_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 60 }),
+  DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 2000 }),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 5000 }),
+  DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+  HTTP_REQUEST_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 30 }),
+  HTTP_HEADERS_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 10 }),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 65 }),
   LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')])),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -53,6 +60,16 @@ export interface Config {
   readonly logFormat: 'json' | 'pretty' | undefined;
   /** At start-up, how long to wait for PostgreSQL to answer before giving up. */
   readonly databaseWaitMs: number;
+  /** Every wait on the database is bounded (contract §20): see src/db/bounds.ts. */
+  readonly databaseBounds: DatabaseBounds;
+  /** Connections each instance keeps to PostgreSQL (PGlite always has one). */
+  readonly databasePoolMax: number;
+  /** Node's HTTP server timeouts (contract §20): a slow body, slow headers, an idle keep-alive connection. */
+  readonly http: {
+    readonly requestTimeoutMs: number;
+    readonly headersTimeoutMs: number;
+    readonly keepAliveTimeoutMs: number;
+  };
   /** `api` serves HTTP only, `worker` runs the background workers only, `all` both. */
   readonly role: 'all' | 'api' | 'worker';
   /** Allow webhook URLs on private and loopback addresses (and plain http to them): for local development. */
@@ -105,6 +122,17 @@ function fromEnv(env: Env, networks: NetworkRegistry): Config {
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
     databaseWaitMs: env.DATABASE_WAIT_SECONDS * 1000,
+    databaseBounds: Object.freeze({
+      connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    }),
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    http: Object.freeze({
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      // Node refuses a headers timeout longer than the request timeout.
+      headersTimeoutMs: Math.min(env.HTTP_HEADERS_TIMEOUT_SECONDS, env.HTTP_REQUEST_TIMEOUT_SECONDS) * 1000,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    }),
     role: env.PAYDESK_ROLE,
     webhookAllowPrivate: env.PAYDESK_WEBHOOK_ALLOW_PRIVATE,
     networks,

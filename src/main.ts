@@ -18,7 +18,6 @@ async function main() {
   const config = loadConfig();
   const log = createLogger(config);
   const database = await openWhenReachable(config, log);
-  await migrate(database.db);
   const demo =
     database.kind === 'pglite' && database.isNewEmbedded
       ? await seedDemo(database.db, config.networks, new Date())
@@ -63,12 +62,29 @@ async function main() {
   if (demoInvite) process.stdout.write(`${demoOwnerBanner(demoInvite, config.publicBaseUrl)}\n`);
 }
 
-/** PostgreSQL may still be starting (a deployment brings both up together): wait for it, then open. */
+/**
+ * PostgreSQL may still be starting (a deployment brings both up together): wait for it, migrate, then
+ * open the handle every request and job uses. Migrations run on a connection of their own without
+ * the bounds of contract §20: a migration may take long, and instances starting together wait for
+ * each other's (migrate.ts).
+ */
 async function openWhenReachable(config: Config, log: FastifyBaseLogger): Promise<DatabaseHandle> {
-  if (!config.databaseUrl.startsWith('pglite://')) {
-    await waitForPostgres(config.databaseUrl, { timeoutMs: config.databaseWaitMs, log });
+  if (config.databaseUrl.startsWith('pglite://')) {
+    const database = await openDatabase(config.databaseUrl, { bounds: config.databaseBounds });
+    await migrate(database.db);
+    return database;
   }
-  return openDatabase(config.databaseUrl);
+  await waitForPostgres(config.databaseUrl, { timeoutMs: config.databaseWaitMs, log });
+  const migrations = await openDatabase(config.databaseUrl, { bounds: null, poolMax: 1 });
+  try {
+    await migrate(migrations.db);
+  } finally {
+    await migrations.close();
+  }
+  return openDatabase(config.databaseUrl, {
+    bounds: config.databaseBounds,
+    poolMax: config.databasePoolMax,
+  });
 }
 
 main().catch((err) => {

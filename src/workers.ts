@@ -35,6 +35,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningJobs> {
     ...(await chainScanJobs({ ...common, networks: config.networks })),
   ];
   const jobs = deps.only ? all.filter((job) => deps.only?.includes(job.name)) : all;
-  const leadership = database.kind === 'postgres' ? advisoryLeadership(config.databaseUrl) : soleLeader;
+  const leadership =
+    database.kind === 'postgres'
+      ? advisoryLeadership(config.databaseUrl, database.bounds ?? config.databaseBounds)
+      : soleLeader;
   return startJobs(jobs, { notifier: database.notifier, leadership, log });
 }

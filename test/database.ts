@@ -51,7 +51,8 @@ export async function freshDatabase(): Promise<{
   await adminQuery(`create database ${name}`);
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
-  const handle = await openDatabase(url.toString());
+  // Migrations run without the request bounds, as in main.ts.
+  const handle = await openDatabase(url.toString(), { bounds: null });
   await migrate(handle.db);
   await handle.close();
   return {

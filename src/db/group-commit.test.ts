@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { DatabaseTimeoutError } from './bounds.js';
 import { groupCommit, type Settled, writeEachOnFailure } from './group-commit.js';
 
 /** One turn of the event loop: a write starts on the next one. */
@@ -23,6 +24,22 @@ function heldWrite() {
 }
 
 describe('group commit', () => {
+  test('an item that no write takes within maxWaitMs is refused, and never written', async () => {
+    const w = heldWrite();
+    const gc = groupCommit(w.write, { maxBatch: 1, maxInFlight: 1, maxWaitMs: 50 });
+    const stuck = gc.submit(1); // its write hangs, as on a silent database
+    await nextTurn();
+    const queued = [gc.submit(2), gc.submit(3)];
+    for (const q of queued) await expect(q).rejects.toBeInstanceOf(DatabaseTimeoutError);
+    await w.releaseNext();
+    expect(await stuck).toBe(10);
+    // The refused items are gone from the queue: the next write takes only what came after them.
+    const later = gc.submit(4);
+    await w.releaseNext();
+    expect(await later).toBe(40);
+    expect(w.batches).toEqual([[1], [4]]);
+  });
+
   test('a lone item is written on the next turn of the event loop, alone: no timer waits for company', async () => {
     const w = heldWrite();
     const gc = groupCommit(w.write, { maxBatch: 8, maxInFlight: 1 });

@@ -1,3 +1,5 @@
+import { DatabaseTimeoutError } from './bounds.js';
+
 /**
  * Group commit: requests that arrive while a write is in progress wait for it, then go to the
  * database together in the next write, one statement and one commit for all of them. No timer ever
@@ -20,6 +22,12 @@ export interface GroupCommitOptions {
   maxBatch: number;
   /** Writes in progress at once (each on its own connection). */
   maxInFlight: number;
+  /**
+   * The longest an item may wait in the queue for a write to take it (contract §20). Past it the item
+   * is refused with a DatabaseTimeoutError, and never written: its caller answers 503 and may retry.
+   * Once taken, an item waits for its write, which the connection's own deadline bounds.
+   */
+  maxWaitMs?: number;
 }
 
 export interface GroupCommit<I, O> {
@@ -30,6 +38,8 @@ export interface GroupCommit<I, O> {
 
 interface Waiting<I, O> {
   item: I;
+  /** When the item stops waiting in the queue (performance.now() milliseconds). */
+  deadline: number;
   resolve(value: O): void;
   reject(error: unknown): void;
 }
@@ -42,6 +52,28 @@ export function groupCommit<I, O>(
   const sizes = new Map<number, number>();
   let inFlight = 0;
   let scheduled = false;
+  let expiry: NodeJS.Timeout | undefined;
+  const maxWait = options.maxWaitMs ?? Number.POSITIVE_INFINITY;
+
+  // One timer, for the oldest waiting item (the queue is in arrival order, so it is the head): no timer
+  // per item on the hot path. If that item has gone into a write meanwhile, the timer refuses nobody
+  // and is set again for the new head.
+  const watchQueue = () => {
+    if (expiry || queue.length === 0 || !Number.isFinite(maxWait)) return;
+    const head = queue[0] as Waiting<I, O>;
+    expiry = setTimeout(expire, Math.max(0, head.deadline - performance.now()));
+    expiry.unref();
+  };
+  const expire = () => {
+    expiry = undefined;
+    const now = performance.now();
+    let n = 0;
+    while (n < queue.length && (queue[n] as Waiting<I, O>).deadline <= now) n++;
+    const late = queue.splice(0, n);
+    const error = new DatabaseTimeoutError(`no database write took this request within ${maxWait} ms`);
+    for (const w of late) w.reject(error);
+    watchQueue();
+  };
 
   const flush = () => {
     scheduled = false;
@@ -78,8 +110,9 @@ export function groupCommit<I, O>(
   return {
     submit(item) {
       return new Promise<O>((resolve, reject) => {
-        queue.push({ item, resolve, reject });
+        queue.push({ item, resolve, reject, deadline: performance.now() + maxWait });
         schedule();
+        watchQueue();
       });
     },
     batchSizes: () => sizes,

@@ -36,8 +36,8 @@ describe('migrate', () => {
       await adminQuery(`create database ${name}`);
       const url = new URL(TEST_DATABASE_URL as string);
       url.pathname = `/${name}`;
-      const a = await openDatabase(url.toString());
-      const b = await openDatabase(url.toString());
+      const a = await openDatabase(url.toString(), { bounds: null });
+      const b = await openDatabase(url.toString(), { bounds: null });
       try {
         const [ranA, ranB] = await Promise.all([migrate(a.db), migrate(b.db)]);
         // Whoever took the lock first applied everything; the other found nothing left to do.

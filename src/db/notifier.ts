@@ -1,5 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { boundedQuery, closeConnection, type DatabaseBounds, destroyConnection } from './bounds.js';
 
 /**
  * PostgreSQL LISTEN/NOTIFY, on both backends. Used to tell every instance at once that something it
@@ -22,30 +23,54 @@ interface Subscription {
   onReset: () => void;
 }
 
-export function postgresNotifier(url: string): Notifier {
+/**
+ * How often the listening connection proves it is alive. A connection to a server that went silent
+ * (a partition) raises no error: without this, caches would be trusted while notifications were lost.
+ */
+export const HEARTBEAT_MS = 5_000;
+
+export function postgresNotifier(url: string, bounds: DatabaseBounds): Notifier {
   const subs: Subscription[] = [];
   let client: pg.Client | undefined;
   let healthy = false;
   let closed = false;
   let connecting: Promise<void> | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
 
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: bounds.connectMs,
+      keepAlive: true,
+      application_name: 'paydesk-listen',
+    });
     c.on('notification', (msg) => {
       for (const s of subs) if (s.channel === msg.channel) s.onMessage(msg.payload ?? '');
     });
     c.on('error', () => drop(c));
     c.on('end', () => drop(c));
-    await c.connect();
-    for (const channel of new Set(subs.map((s) => s.channel))) await c.query(`listen "${channel}"`);
+    try {
+      await c.connect();
+      for (const channel of new Set(subs.map((s) => s.channel))) {
+        await boundedQuery(c, bounds.statementMs, `listen "${channel}"`);
+      }
+    } catch (err) {
+      destroyConnection(c);
+      throw err;
+    }
     client = c;
     healthy = true;
+    heartbeat = setInterval(() => {
+      boundedQuery(c, bounds.statementMs, 'select 1').catch(() => drop(c));
+    }, HEARTBEAT_MS).unref();
   };
 
   const drop = (c: pg.Client) => {
     if (client !== c) return;
     client = undefined;
     healthy = false;
+    clearInterval(heartbeat);
+    destroyConnection(c);
     for (const s of subs) s.onReset();
     if (!closed) setTimeout(reconnect, 1000).unref();
   };
@@ -68,7 +93,7 @@ export function postgresNotifier(url: string): Notifier {
     async listen(channel, onMessage, onReset) {
       subs.push({ channel, onMessage, onReset });
       if (connecting) await connecting.catch(() => {});
-      if (client) await client.query(`listen "${channel}"`);
+      if (client) await boundedQuery(client, bounds.statementMs, `listen "${channel}"`);
       else {
         connecting = connect().finally(() => {
           connecting = undefined;
@@ -83,9 +108,10 @@ export function postgresNotifier(url: string): Notifier {
     async close() {
       closed = true;
       healthy = false;
+      clearInterval(heartbeat);
       const c = client;
       client = undefined;
-      await c?.end().catch(() => {});
+      if (c) await closeConnection(c, bounds.connectMs);
     },
   };
 }

@@ -1,10 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
+import { HEALTH_CHECK_MS, within } from '../db/bounds.js';
 import { ok, sendError } from '../http/envelope.js';
 import { errorResponses, StringEnum, Success } from '../http/schemas.js';
 
-/** GET /v1/health: no key, no rate limit; 503 when the database does not answer. */
+/**
+ * GET /v1/health: no key, no rate limit; 503 when the database does not answer within a second
+ * (contract §20), so a load balancer stops sending traffic to an instance that cannot serve. The check
+ * goes through the same pool as every request: an instance whose connections are all stuck is unhealthy.
+ */
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/health',
@@ -35,7 +40,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       try {
-        await sql`select 1`.execute(app.db);
+        await within(sql`select 1`.execute(app.db), HEALTH_CHECK_MS);
       } catch (err) {
         request.log.error({ err }, 'health check: database unreachable');
         reply.header('Retry-After', '5');

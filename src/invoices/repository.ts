@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { boundsOf } from '../db/database.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { type GroupCommit, groupCommit, type Settled, writeEachOnFailure } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
@@ -139,7 +140,7 @@ export function createWriter(db: Kysely<Database>): GroupCommit<NewInvoice, Invo
       (batch: readonly NewInvoice[]) => insertBatch(db, batch),
       isDatabaseUnavailable,
     );
-    writer = groupCommit(write, { maxBatch: MAX_BATCH, maxInFlight: 2 });
+    writer = groupCommit(write, { maxBatch: MAX_BATCH, maxInFlight: 2, maxWaitMs: boundsOf(db).statementMs });
     writers.set(db, writer);
   }
   return writer;
@@ -215,6 +216,7 @@ export function invoiceReader(db: Kysely<Database>): GroupCommit<Lookup, Invoice
     reader = groupCommit((batch: readonly Lookup[]) => findBatch(db, batch), {
       maxBatch: MAX_BATCH,
       maxInFlight: 4,
+      maxWaitMs: boundsOf(db).statementMs,
     });
     readers.set(db, reader);
   }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { boundedQuery, closeConnection, type DatabaseBounds, destroyConnection } from '../db/bounds.js';
 
 /**
  * Decides which instance runs an exclusive job (a chain watcher): the holder of a PostgreSQL advisory
@@ -21,24 +22,51 @@ export const soleLeader: Leadership = {
   close: async () => {},
 };
 
-export function advisoryLeadership(databaseUrl: string): Leadership {
+export function advisoryLeadership(databaseUrl: string, bounds: DatabaseBounds): Leadership {
   let client: pg.Client | undefined;
   let connecting: Promise<pg.Client> | undefined;
   const held = new Set<string>();
 
+  // Every wait is bounded (contract §20): a silent server costs a job round a timeout, never a hang.
+  // A connection that timed out is destroyed, which releases its locks on the server's side.
+  const query = async <R extends pg.QueryResultRow>(c: pg.Client, text: string, values?: unknown[]) => {
+    try {
+      return await boundedQuery<R>(c, bounds.statementMs, text, values);
+    } catch (err) {
+      if (client === c) {
+        client = undefined;
+        held.clear();
+      }
+      destroyConnection(c);
+      throw err;
+    }
+  };
+
   const connection = async (): Promise<pg.Client> => {
     if (client) return client;
     connecting ??= (async () => {
-      const c = new pg.Client({ connectionString: databaseUrl, application_name: 'paydesk-leadership' });
-      c.on('error', () => {
-        // The locks went with the connection: forget them, and reconnect on the next hold().
-        if (client === c) client = undefined;
-        held.clear();
+      const c = new pg.Client({
+        connectionString: databaseUrl,
+        application_name: 'paydesk-leadership',
+        connectionTimeoutMillis: bounds.connectMs,
+        keepAlive: true,
       });
+      const lost = () => {
+        // The locks went with the connection: forget them, and reconnect on the next hold().
+        if (client === c) {
+          client = undefined;
+          held.clear();
+        }
+      };
+      c.on('error', lost);
+      c.on('end', lost);
       try {
         await c.connect();
         client = c;
         return c;
+      } catch (err) {
+        destroyConnection(c);
+        throw err;
       } finally {
         connecting = undefined;
       }
@@ -51,10 +79,10 @@ export function advisoryLeadership(databaseUrl: string): Leadership {
       const c = await connection();
       if (held.has(name)) {
         // Still connected means still holding: a round trip proves the connection is alive.
-        await c.query('select 1');
+        await query(c, 'select 1');
         return client === c && held.has(name);
       }
-      const { rows } = await c.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [
+      const { rows } = await query<{ ok: boolean }>(c, 'select pg_try_advisory_lock(hashtext($1)) as ok', [
         `paydesk:job:${name}`,
       ]);
       if (rows[0]?.ok) held.add(name);
@@ -62,13 +90,13 @@ export function advisoryLeadership(databaseUrl: string): Leadership {
     },
     async release(name) {
       if (!held.delete(name) || !client) return;
-      await client.query('select pg_advisory_unlock(hashtext($1))', [`paydesk:job:${name}`]).catch(() => {});
+      await query(client, 'select pg_advisory_unlock(hashtext($1))', [`paydesk:job:${name}`]).catch(() => {});
     },
     async close() {
       held.clear();
       const c = client;
       client = undefined;
-      await c?.end().catch(() => {});
+      if (c) await closeConnection(c, bounds.connectMs);
     },
   };
 }

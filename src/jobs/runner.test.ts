@@ -4,6 +4,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
 import { freshDatabase, onPostgres } from '../../test/database.js';
 import { eventually } from '../../test/webhooks.js';
+import { DEFAULT_BOUNDS } from '../db/bounds.js';
 import type { DatabaseHandle } from '../db/database.js';
 import type { Job } from './job.js';
 import { advisoryLeadership, soleLeader } from './leadership.js';
@@ -143,7 +144,7 @@ describe.skipIf(!onPostgres)('an exclusive job on two instances sharing PostgreS
     const instances: RunningJobs[] = [];
     for (const [i, h] of [handle, second].entries()) {
       const { running } = await start([jobs[i] as Job], h, {
-        leadership: advisoryLeadership(url),
+        leadership: advisoryLeadership(url, DEFAULT_BOUNDS),
         standbyMs: 20,
       });
       instances.push(running);
