@@ -50,7 +50,10 @@ export async function startPaydesk(options: {
    * a zombie, as it does for a moment under any supervisor. `pid` is then Paydesk's, not the shell's.
    */
   underParentThatNeverReaps?: boolean;
+  /** Another checkout's src/main.ts (bench/faults.ts runs the drill against an older commit). */
+  main?: string;
 }): Promise<PaydeskProcess> {
+  const main = options.main ?? MAIN;
   const port = options.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) if (PAYDESK_VARS.test(name)) delete env[name];
@@ -59,9 +62,9 @@ export async function startPaydesk(options: {
   const command = options.underParentThatNeverReaps
     ? [
         'sh',
-        ['-c', '"$0" "$@" & echo "paydesk-pid $!"; exec sleep 3600', process.execPath, '--import', TSX, MAIN],
+        ['-c', '"$0" "$@" & echo "paydesk-pid $!"; exec sleep 3600', process.execPath, '--import', TSX, main],
       ]
-    : [process.execPath, ['--import', TSX, MAIN]];
+    : [process.execPath, ['--import', TSX, main]];
   const child = spawn(command[0] as string, command[1] as string[], {
     cwd: options.cwd,
     env,
