@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
-import { noStore, setSecurityHeaders } from './headers.js';
+import { noStore, setSecurityHeaders } from '../web/headers.js';
 import { negotiate, translator } from './i18n/i18n.js';
 import { messagePage, payRoot } from './layout.js';
 

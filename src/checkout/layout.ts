@@ -1,5 +1,6 @@
-import { type Asset, brandAssetName, checkoutAssets } from './assets.js';
-import { type Html, html, raw } from './html.js';
+import type { Asset } from '../web/assets.js';
+import { type Html, html, raw } from '../web/html.js';
+import { brandAssetName, checkoutAssets } from './assets.js';
 import { LANGUAGE_CODES, LANGUAGES, type Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
 

@@ -1,9 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { noStore, setSecurityHeaders } from '../checkout/headers.js';
-import { html } from '../checkout/html.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { ApiError, type FieldError } from '../http/errors.js';
 import { ID_SHAPE } from '../http/validation.js';
+import { noStore, setSecurityHeaders } from '../web/headers.js';
+import { html } from '../web/html.js';
 import { authPage, ROOT } from './layout.js';
 
 /** No session (or an ended one): pages send the browser to sign in; JSON calls get the envelope. */

@@ -1,5 +1,5 @@
-import { type Html, html } from '../checkout/html.js';
 import type { ProjectRow } from '../merchants/merchant.table.js';
+import { type Html, html } from '../web/html.js';
 import { dashboardAssets } from './assets.js';
 import type { DashboardContext } from './context.js';
 

@@ -1,9 +1,10 @@
 import type { FastifyReply } from 'fastify';
 
 /**
- * Nothing inline, nothing from elsewhere: the page's script and stylesheet come from our own
- * /pay/assets, the QR code is inline SVG markup (not subject to img-src), the favicon is a data: URL,
- * and the only requests the script makes go back to us. No framing (clickjacking on the simulate button).
+ * Nothing inline, nothing from elsewhere, for every page for people (the payment page, the dashboard):
+ * scripts and stylesheets come from our own /assets routes, QR codes are inline SVG markup (not subject
+ * to img-src), the favicon is a data: URL, and the only requests a script makes go back to us. No
+ * framing (clickjacking on the payment page's simulate button or any dashboard form).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -16,7 +17,7 @@ export const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
 ].join('; ');
 
-/** On every /pay response, pages, JSON and assets alike. */
+/** On every /pay and /dashboard response, pages, JSON and assets alike. */
 export function setSecurityHeaders(reply: FastifyReply): void {
   reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   reply.header('X-Content-Type-Options', 'nosniff');
@@ -25,7 +26,7 @@ export function setSecurityHeaders(reply: FastifyReply): void {
   reply.header('Cross-Origin-Opener-Policy', 'same-origin');
 }
 
-/** Pages and status change at any moment and belong to one payer: never stored by any cache. */
+/** Pages and status change at any moment and belong to one payer or user: never stored by any cache. */
 export function noStore(reply: FastifyReply): void {
   reply.header('Cache-Control', 'no-store');
 }
