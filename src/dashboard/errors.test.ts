@@ -54,6 +54,7 @@ describe('humanMessage', () => {
       '__proto__ must not contain a NUL character',
       'Proto must not contain a NUL character',
     ],
+    ['logo', 'invalid', 'The logo is larger than 512 KiB', 'The logo is larger than 512 KiB'],
     // A service's own sentence is already written for people.
     [
       'name',

@@ -26,8 +26,11 @@ ${messages.map((m) => html`<p>${m}</p>`)}
   return reply.code(status).type('text/html; charset=utf-8').send(authPage(heading, body));
 }
 
-/** What people call the dashboard's form fields; any other is its name in words (`ttl_minutes` → "Ttl minutes"). */
-// A Map, not an object literal: a field named `__proto__` must not find Object.prototype.
+/**
+ * What people call the dashboard's form fields; any other is its name in words (`new_password` →
+ * "New password"). A Map, not an object literal: a field named `__proto__` must not find
+ * Object.prototype.
+ */
 const LABELS = new Map([
   ['brand_color', 'Brand colour'],
   ['current_password', 'Current password'],
@@ -44,20 +47,21 @@ function label(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-// Rules that say how the request was built (a form the dashboard did not render, a body it cannot
-// read), not what a person typed: a person can only reload the page and try again.
-const NOT_TYPED = new Set(['unknown_field', 'type', 'invalid_json', 'content_type', 'content_length']);
+const UNREADABLE = 'The form could not be read. Reload the page and try again.';
 
 /**
  * One field error in words for people: the API's messages name fields as the wire spells them
  * (`ttl_minutes must be at least 1`); the dashboard says "Invoice lifetime must be at least 1", and
- * never shows a validator's own text.
+ * never shows a validator's own text. A body that could not be read, a field the form does not have
+ * or a value of the wrong type says how the request was built, not what a person typed: they can
+ * only reload the page and try again.
  */
 export function humanMessage(e: FieldError): string {
   if (e.field === '_csrf') return 'This form has expired. Reload the page and try again.';
-  if (e.rule === 'too_large') return 'The form is larger than the dashboard accepts.';
-  if (e.rule === 'invalid_request') return 'The request could not be read.';
-  if (NOT_TYPED.has(e.rule)) return 'The form could not be read. Reload the page and try again.';
+  if (e.in === 'body' && e.field === 'body') {
+    return e.rule === 'too_large' ? 'The form is larger than the dashboard accepts.' : UNREADABLE;
+  }
+  if (e.rule === 'unknown_field' || e.rule === 'type') return UNREADABLE;
   return e.message.startsWith(`${e.field} `)
     ? `${label(e.field)}${e.message.slice(e.field.length)}`
     : e.message;
