@@ -1,6 +1,7 @@
 import { brandStylesheet, checkBrandColor } from '../branding/contrast.js';
 import { type Asset, type AssetSet, loadAssets } from '../web/assets.js';
 
+// Read from the source tree both under tsx and from dist, as web/assets.ts explains.
 const DIR = new URL('../../src/checkout/assets/', import.meta.url);
 
 let loaded: AssetSet | undefined;
