@@ -1,6 +1,7 @@
 // The architecture, checked in CI (`npm run architecture`): no import cycles, between modules or
-// between feature folders (src/invoices → src/merchants → src/invoices would be one). Tests are left
-// out: they may reach across the tree. Parsed with swc, since TypeScript 7 has no JavaScript API.
+// between feature folders (src/invoices → src/merchants → src/invoices would be one); the shared web
+// plumbing (src/web) imports no feature, and the two surfaces (src/checkout, src/dashboard) share
+// code only through it. Tests are left out: they may reach across the tree. Parsed with swc, since TypeScript 7 has no JavaScript API.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -17,6 +18,24 @@ module.exports = {
       severity: 'error',
       from: { path: '^src' },
       to: { circular: true },
+    },
+    {
+      name: 'web-imports-no-feature',
+      severity: 'error',
+      comment:
+        'src/web is the shared plumbing of the pages for people (templating, headers, assets, ' +
+        'layout, design tokens, QR): it may lean on src/http, never on a feature or a surface.',
+      from: { path: '^src/web/' },
+      to: { path: '^src/', pathNot: '^src/(web|http)/' },
+    },
+    {
+      name: 'surfaces-stay-apart',
+      severity: 'error',
+      comment:
+        'The payment page and the dashboard share code through src/web only, never by importing ' +
+        'each other.',
+      from: { path: '^src/(checkout|dashboard)/' },
+      to: { path: '^src/(checkout|dashboard)/', pathNot: '^src/$1/' },
     },
   ],
   options: {

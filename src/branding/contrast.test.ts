@@ -56,8 +56,8 @@ describe('brand colour contrast (WCAG 2.2)', () => {
     expect(checkBrandColor('#fff')).toMatchObject({ ok: false, rule: 'format' });
   });
 
-  test("the backgrounds checked are the page's own (--card in pay.css)", () => {
-    const css = readFileSync(new URL('../checkout/assets/pay.css', import.meta.url), 'utf8');
+  test("the backgrounds checked are the page's own (--card in web/assets/base.css)", () => {
+    const css = readFileSync(new URL('../web/assets/base.css', import.meta.url), 'utf8');
     const cards = [...css.matchAll(/--card:\s*(#[0-9a-f]{6});/g)].map((m) => m[1]);
     expect(cards).toEqual([CARD_BACKGROUNDS.light, CARD_BACKGROUNDS.dark]);
   });

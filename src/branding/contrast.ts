@@ -12,7 +12,7 @@
  *   all three over random colours.
  */
 
-/** The card's background in each scheme (--card in src/checkout/assets/pay.css). */
+/** The card's background in each scheme (--card in src/web/assets/base.css). */
 export const CARD_BACKGROUNDS = { light: '#ffffff', dark: '#161b24' } as const;
 export const MIN_FILL_CONTRAST = 3;
 export const MIN_TEXT_CONTRAST = 4.5;

@@ -65,10 +65,3 @@ export function versionTag(
   const shown = [row.updated_at.toISOString(), view, JSON.stringify(status)];
   return `"${createHash('sha256').update(shown.join('|')).digest('base64url').slice(0, 22)}"`;
 }
-
-/** RFC 9110 §13.1.2: If-None-Match matches on `*` or any listed tag, compared weakly. */
-export function matchesIfNoneMatch(header: string | undefined, tag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === tag);
-}

@@ -1,7 +1,7 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/errors.js';
-import { ApiError } from '../http/errors.js';
-import { noStore, setSecurityHeaders } from './headers.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { renderErrors, sendApiError } from '../http/error-handler.js';
+import type { ApiError } from '../http/errors.js';
+import { noStore, setSecurityHeaders } from '../web/headers.js';
 import { negotiate, translator } from './i18n/i18n.js';
 import { messagePage, payRoot } from './layout.js';
 
@@ -40,25 +40,20 @@ export function sendPageNotFound(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /**
- * The error handler of the /pay pages: a payer gets HTML, never a JSON envelope. The /status route is
- * JSON like the API, so its errors go on to the application's handler (a throw in a child error handler
- * reaches the parent's).
+ * The payment page's renderer of the one classifier (http/error-handler.ts): a payer gets HTML, never
+ * a JSON envelope, except from the /status route, which is JSON like the API.
  */
-export function htmlErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (request.routeOptions.url?.endsWith('/status')) throw err;
-  if (err instanceof ApiError) reply.headers(err.headers);
-  const code = err instanceof ApiError ? err.code : undefined;
-  if (code === 'NOT_FOUND') return sendPageNotFound(request, reply);
-  if (code === 'RATE_LIMITED') {
+export function renderPayError(request: FastifyRequest, reply: FastifyReply, err: ApiError) {
+  if (request.routeOptions.url?.endsWith('/status')) return sendApiError(request, reply, err);
+  reply.headers(err.headers);
+  if (err.code === 'NOT_FOUND') return sendPageNotFound(request, reply);
+  if (err.code === 'RATE_LIMITED') {
     const wait = reply.getHeader('Retry-After') ?? '60';
     return sendMessage(request, reply, 429, 'rateLimited', { seconds: String(wait) });
   }
-  const status = err instanceof ApiError ? err.statusCode : (err.statusCode ?? 500);
-  if (status < 500) {
-    return sendMessage(request, reply, 422, 'invalid');
-  }
-  const down = isDatabaseUnavailable(err);
-  request.log.error({ err }, down ? 'database unavailable' : 'unhandled error');
-  if (down) reply.header('Retry-After', '5');
-  return sendMessage(request, reply, down ? 503 : 500, 'error');
+  // Whatever else the payer's request got wrong, the page says only that the link is not valid.
+  if (err.statusCode < 500) return sendMessage(request, reply, 422, 'invalid');
+  return sendMessage(request, reply, err.statusCode, 'error');
 }
+
+export const htmlErrors = renderErrors(renderPayError);

@@ -1,4 +1,4 @@
-import { type Html, raw } from './html.js';
+import { type Html, raw } from '../web/html.js';
 
 // 24×24 line icons, decorative (the text beside each says the same), coloured by CSS through
 // currentColor: presentation attributes only, never style="" (the page's CSP forbids it).

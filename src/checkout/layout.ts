@@ -1,5 +1,7 @@
-import { type Asset, brandAssetName, checkoutAssets } from './assets.js';
-import { type Html, html, raw } from './html.js';
+import type { Asset } from '../web/assets.js';
+import { type Html, html, raw } from '../web/html.js';
+import { documentShell } from '../web/layout.js';
+import { brandAssetName, checkoutAssets } from './assets.js';
 import { LANGUAGE_CODES, LANGUAGES, type Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
 
@@ -36,7 +38,7 @@ function languageNav(tr: Translator): Html {
   )}</ul></nav>`;
 }
 
-/** The document around a page: no inline script or style anywhere (the CSP allows neither). */
+/** The document around a page: the shared document (web/layout.ts) with the page's own head and footer. */
 export function documentHtml(opts: {
   title: string;
   root: string;
@@ -51,29 +53,22 @@ export function documentHtml(opts: {
 }): string {
   const { css, js } = checkoutAssets();
   const tr = opts.tr;
-  return html`<!doctype html>
-<html lang="${tr.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="robots" content="noindex, nofollow">
-<title>${opts.title}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${assetUrl(opts.root, css)}">
-${opts.brandColor ? html`<link rel="stylesheet" href="${opts.root}assets/${brandAssetName(opts.brandColor)}">` : ''}
-<script src="${assetUrl(opts.root, js)}" defer></script>
-${opts.scriptMessages ? html`<script type="application/json" id="pay-messages">${jsonData(opts.scriptMessages)}</script>` : ''}
-</head>
-<body>
-<div class="page">
+  const stylesheets = [assetUrl(opts.root, css)];
+  if (opts.brandColor) stylesheets.push(`${opts.root}assets/${brandAssetName(opts.brandColor)}`);
+  return documentShell({
+    lang: tr.lang,
+    title: opts.title,
+    stylesheets,
+    script: assetUrl(opts.root, js),
+    head: opts.scriptMessages
+      ? html`<script type="application/json" id="pay-messages">${jsonData(opts.scriptMessages)}</script>`
+      : undefined,
+    body: html`<div class="page">
 ${opts.main}
 <div id="announcer" class="visually-hidden" role="status"></div>
 <footer class="footer"><p class="secured">${icons.lock}<span>${tr.t('footer')}</span></p>${opts.languages === false ? '' : languageNav(tr)}</footer>
-</div>
-</body>
-</html>
-`.toString();
+</div>`,
+  });
 }
 
 /** A page for when there is no checkout to show (404, 429…): same look, one message. */

@@ -10,7 +10,7 @@ import {
 } from '../../test/app.js';
 import { money } from '../money/money.js';
 import { paymentRequest } from '../networks/payment-request.js';
-import { CONTENT_SECURITY_POLICY } from './headers.js';
+import { CONTENT_SECURITY_POLICY } from '../web/headers.js';
 import { addressGroups } from './page.js';
 
 const clock = manualClock();

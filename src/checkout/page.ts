@@ -1,12 +1,12 @@
 import { logoPath } from '../branding/branding.js';
 import { confirmedTotal } from '../invoices/lifecycle.js';
 import { formatMoney } from '../money/money.js';
+import { type Html, html } from '../web/html.js';
+import { qrSvg } from '../web/qr.js';
 import { formatAmount } from './format.js';
-import { type Html, html } from './html.js';
 import type { Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
 import { documentHtml } from './layout.js';
-import { qrSvg } from './qr.js';
 import { type Checkout, canSimulate } from './service.js';
 import { statusBlock } from './states.js';
 

@@ -6,10 +6,12 @@ import { ok } from '../http/envelope.js';
 import { ApiError } from '../http/errors.js';
 import { enforce, type Limit } from '../http/rate-limit.js';
 import { errorResponses, Success } from '../http/schemas.js';
+import { sendImmutable } from '../web/assets.js';
+import { matchesIfNoneMatch } from '../web/etag.js';
+import { noStore, setSecurityHeaders } from '../web/headers.js';
 import { brandAsset, checkoutAssets } from './assets.js';
-import { matchesIfNoneMatch, PublicStatusSchema } from './checkout.js';
+import { PublicStatusSchema } from './checkout.js';
 import { htmlErrors, sendMessage } from './errors.js';
-import { noStore, setSecurityHeaders } from './headers.js';
 import { negotiate, translator } from './i18n/i18n.js';
 import { payRoot } from './layout.js';
 import { checkoutPage } from './page.js';
@@ -127,10 +129,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const asset = assets.byName.get(request.params.name) ?? brandAsset(request.params.name);
       if (!asset) throw ApiError.notFound('No such file');
-      // The name carries the content hash, so the file can be cached for good.
-      reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('ETag', asset.etag);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-      return reply.type(asset.type).send(asset.body);
+      return sendImmutable(request, reply, asset);
     },
   );
 
@@ -146,10 +145,11 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!logo) throw ApiError.notFound('No such file');
       // The URL is the image's hash: cached for good. Only the re-encoded PNG is ever served, with its
       // exact type, under nosniff (setSecurityHeaders) and the page's CSP (no script runs in it).
-      const etag = `"${logo.hash}"`;
-      reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('ETag', etag);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      return reply.type(logo.content_type).send(logo.image);
+      return sendImmutable(request, reply, {
+        body: logo.image,
+        type: logo.content_type,
+        etag: `"${logo.hash}"`,
+      });
     },
   );
 

@@ -1,7 +1,7 @@
 import { confirmedTotal } from '../invoices/lifecycle.js';
 import { formatMoney, type Money, remainder } from '../money/money.js';
+import { type Html, html } from '../web/html.js';
 import { formatAmount, formatDateTime, formatRemaining } from './format.js';
-import { type Html, html } from './html.js';
 import type { Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
 import type { Checkout } from './service.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createInvoice, createMerchant, type Merchant, startTestApp, type TestApp } from '../../test/app.js';
 import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { qrSvg } from '../web/qr.js';
 import { addressGroups } from './page.js';
-import { qrSvg } from './qr.js';
 
 // The payment page of a TRON invoice (contract §14): the QR code holds the bare address, the page
 // states the exact amount and that only USDT on TRON counts.

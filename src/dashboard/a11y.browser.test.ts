@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { admin, createInvoice } from '../../test/app.js';
@@ -10,9 +11,17 @@ import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const VIEWPORTS = { phone: { width: 375, height: 812 }, desktop: { width: 1280, height: 900 } };
 const SCHEMES = ['light', 'dark'] as const;
-/** Set to write docs/screenshots/dashboard-*.png (docs/dashboard.md shows them); CI leaves the files alone. */
-const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS === '1';
-const SHOTS_DIR = new URL('../../docs/screenshots/', import.meta.url);
+/**
+ * Set to write every page's screenshot, dashboard-<page>-<scheme>-<device>.png (`1`: into
+ * docs/screenshots/, which keeps only the few the docs show; anything else: that folder). The full
+ * set is generated on demand, never committed; CI leaves the files alone.
+ */
+const target = process.env.DASHBOARD_SCREENSHOTS;
+const SCREENSHOTS = Boolean(target);
+const SHOTS_DIR =
+  target && target !== '1'
+    ? pathToFileURL(`${target}/`)
+    : new URL('../../docs/screenshots/', import.meta.url);
 
 interface Violation {
   id: string;

@@ -1,9 +1,8 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { noStore, setSecurityHeaders } from '../checkout/headers.js';
-import { html } from '../checkout/html.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { renderErrors, sendApiError } from '../http/error-handler.js';
 import { ApiError, type FieldError } from '../http/errors.js';
-import { ID_SHAPE } from '../http/validation.js';
+import { noStore, setSecurityHeaders } from '../web/headers.js';
+import { html } from '../web/html.js';
 import { authPage, ROOT } from './layout.js';
 
 /** No session (or an ended one): pages send the browser to sign in; JSON calls get the envelope. */
@@ -28,43 +27,76 @@ ${messages.map((m) => html`<p>${m}</p>`)}
 }
 
 /**
- * The dashboard pages' error handler: the contract's codes and statuses, shown as a page. JSON routes
- * (/dashboard/api) pass their errors on to the application's envelope handler.
+ * What people call the dashboard's form fields; any other is its name in words (`new_password` →
+ * "New password"). A Map, not an object literal: a field named `__proto__` must not find
+ * Object.prototype.
  */
+const LABELS = new Map([
+  ['brand_color', 'Brand colour'],
+  ['current_password', 'Current password'],
+  ['new_password', 'New password'],
+  ['project_id', 'Project'],
+  ['ttl_minutes', 'Invoice lifetime'],
+  ['url', 'Endpoint URL'],
+  ['xpub', 'Extended public key (xpub)'],
+]);
+
+function label(field: string): string {
+  const name = field.split('.').pop() ?? field;
+  const words = LABELS.get(name) ?? name.replace(/_/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const UNREADABLE = 'The form could not be read. Reload the page and try again.';
+
+/**
+ * One field error in words for people: the API's messages name fields as the wire spells them
+ * (`ttl_minutes must be at least 1`); the dashboard says "Invoice lifetime must be at least 1", and
+ * never shows a validator's own text. A body that could not be read, a field the form does not have
+ * or a value of the wrong type says how the request was built, not what a person typed: they can
+ * only reload the page and try again.
+ */
+export function humanMessage(e: FieldError): string {
+  if (e.field === '_csrf') return 'This form has expired. Reload the page and try again.';
+  if (e.in === 'body' && e.field === 'body') {
+    return e.rule === 'too_large' ? 'The form is larger than the dashboard accepts.' : UNREADABLE;
+  }
+  if (e.rule === 'unknown_field' || e.rule === 'type') return UNREADABLE;
+  return e.message.startsWith(`${e.field} `)
+    ? `${label(e.field)}${e.message.slice(e.field.length)}`
+    : e.message;
+}
+
 /** What a VALIDATION_ERROR says, one message per violated rule (its own message when it lists none). */
 export function validationMessages(err: ApiError): string[] {
   const errors = (err.details.errors as FieldError[] | undefined) ?? [];
-  return errors.length ? errors.map((e) => e.message) : [err.message];
+  return errors.length ? [...new Set(errors.map(humanMessage))] : [err.message];
 }
 
-export function dashboardErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (isJsonRoute(request)) throw err;
-  if (err instanceof ApiError) {
-    reply.headers(err.headers);
-    if (err.code === 'API_KEY_REQUIRED') {
+/**
+ * The dashboard's renderer of the one classifier (http/error-handler.ts): the contract's codes and
+ * statuses, shown as a page. JSON routes (/dashboard/api) get the envelope.
+ */
+export function renderDashboardError(request: FastifyRequest, reply: FastifyReply, err: ApiError) {
+  if (isJsonRoute(request)) return sendApiError(request, reply, err);
+  reply.headers(err.headers);
+  switch (err.code) {
+    case 'API_KEY_REQUIRED':
       if (request.method === 'GET') return reply.redirect(`${ROOT}/sign-in`, 303);
       return page(reply, 401, 'Please sign in again', ['Your session has ended. Sign in and try again.']);
-    }
-    if (err.code === 'VALIDATION_ERROR') {
+    case 'VALIDATION_ERROR':
       return page(reply, 422, 'That did not work', validationMessages(err));
-    }
-    if (err.code === 'NOT_FOUND') return page(reply, 404, 'Not found', [err.message]);
-    if (err.code === 'RATE_LIMITED') return page(reply, 429, 'Too many attempts', [err.message]);
-    return page(reply, err.statusCode, 'Not allowed', [err.message]);
+    case 'NOT_FOUND':
+      return page(reply, 404, 'Not found', [err.message]);
+    case 'RATE_LIMITED':
+      return page(reply, 429, 'Too many attempts', [err.message]);
+    case 'INTERNAL_SERVER_ERROR':
+      return page(reply, err.statusCode, 'Something went wrong', [
+        'This is a problem on our side. Please try again in a moment.',
+      ]);
+    default:
+      return page(reply, err.statusCode, 'Not allowed', [err.message]);
   }
-  if (err.validation) {
-    // A path id that cannot be one (http/schemas.ts PathId) is the same NOT_FOUND as an unknown one.
-    const idShape = err.validation.find((e) => e.keyword === ID_SHAPE);
-    if (idShape) return page(reply, 404, 'Not found', [String(idShape.params.message)]);
-    return page(reply, 422, 'That did not work', [err.message]);
-  }
-  if (err.statusCode && err.statusCode < 500) {
-    return page(reply, 422, 'That did not work', ['The request could not be read.']);
-  }
-  const down = isDatabaseUnavailable(err);
-  request.log.error({ err }, down ? 'database unavailable' : 'unhandled error');
-  if (down) reply.header('Retry-After', '5');
-  return page(reply, down ? 503 : 500, 'Something went wrong', [
-    'This is a problem on our side. Please try again in a moment.',
-  ]);
 }
+
+export const dashboardErrors = renderErrors(renderDashboardError);

@@ -1,5 +1,6 @@
-import { type Html, html } from '../checkout/html.js';
 import type { ProjectRow } from '../merchants/merchant.table.js';
+import { type Html, html } from '../web/html.js';
+import { documentShell } from '../web/layout.js';
 import { dashboardAssets } from './assets.js';
 import type { DashboardContext } from './context.js';
 
@@ -16,26 +17,16 @@ const NAV = [
 
 export type Section = (typeof NAV)[number]['label'];
 
-/** The document: our own stylesheet and script only, nothing inline (the CSP allows neither). */
+/** The document: the shared one (web/layout.ts) with the dashboard's stylesheet and script. */
 export function documentHtml(title: string, body: Html): string {
   const { css, js } = dashboardAssets();
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="robots" content="noindex, nofollow">
-<title>${title} · Paydesk</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${ROOT}/assets/${css.name}">
-<script src="${ROOT}/assets/${js.name}" defer></script>
-</head>
-<body>
-${body}
-</body>
-</html>
-`.toString();
+  return documentShell({
+    lang: 'en',
+    title: `${title} · Paydesk`,
+    stylesheets: [`${ROOT}/assets/${css.name}`],
+    script: `${ROOT}/assets/${js.name}`,
+    body,
+  });
 }
 
 /** The hidden field every state-changing form carries (see guard.ts). */

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { matchesIfNoneMatch } from '../checkout/checkout.js';
-import { noStore, setSecurityHeaders } from '../checkout/headers.js';
 import { ApiError } from '../http/errors.js';
 import { enforce, type Limit } from '../http/rate-limit.js';
+import { sendImmutable } from '../web/assets.js';
+import { noStore, setSecurityHeaders } from '../web/headers.js';
 import { accountRoutes } from './account.routes.js';
 import { dashboardAssets } from './assets.js';
 import { authRoutes } from './auth.routes.js';
@@ -47,10 +47,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const asset = assets.byName.get(request.params.name);
       if (!asset) throw ApiError.notFound('No such file');
-      // The name carries the content hash, so the file can be cached for good.
-      reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('ETag', asset.etag);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-      return reply.type(asset.type).send(asset.body);
+      return sendImmutable(request, reply, asset);
     },
   );
   await app.register(authRoutes);

@@ -19,32 +19,52 @@ const BODY_ERRORS: Record<string, Omit<FieldError, 'in' | 'field'>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { rule: 'too_large', message: 'The body is larger than 64 KiB' },
 };
 
-/**
- * Three tiers (as unkey does): our own ApiErrors become their envelope; framework errors (validation,
- * bad JSON, body too large) are mapped onto our codes; anything else is logged with its stack and
- * answered with a bare INTERNAL_SERVER_ERROR that says nothing about the inside.
- */
-export function registerErrorHandler(app: FastifyInstance, validation: Validation): void {
-  app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err instanceof ApiError) return sendApiError(request, reply, err);
-    const mapped = fromFramework(err, request, validation);
-    if (mapped) return sendApiError(request, reply, mapped);
-    if (isDatabaseUnavailable(err)) {
-      request.log.error({ err }, 'database unavailable');
-      reply.header('Retry-After', '5');
-      return sendError(
-        request,
-        reply,
-        503,
-        'INTERNAL_SERVER_ERROR',
-        'The service is temporarily unavailable',
-      );
-    }
-    request.log.error({ err }, 'unhandled error');
-    return sendError(request, reply, 500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on our side');
-  });
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The one error classifier (registerErrorHandler), for the surfaces' own renderers. */
+    classifyError(err: FastifyError, request: FastifyRequest): ApiError;
+  }
 }
 
+/** Shows a classified error to the caller: as the JSON envelope, the payment page or a dashboard page. */
+export type ErrorRenderer = (request: FastifyRequest, reply: FastifyReply, err: ApiError) => unknown;
+
+/**
+ * One classifier, three tiers (as unkey does): our own ApiErrors stand as they are; framework errors
+ * (validation, bad JSON, body too large) are mapped onto our codes; anything else is logged with its
+ * stack and becomes a bare INTERNAL_SERVER_ERROR that says nothing about the inside: a 503 with
+ * Retry-After when the database cannot be reached (the caller should come back), else a 500.
+ */
+export function classifyError(err: FastifyError, request: FastifyRequest, validation: Validation): ApiError {
+  if (err instanceof ApiError) return err;
+  const mapped = fromFramework(err, request, validation);
+  if (mapped) return mapped;
+  if (isDatabaseUnavailable(err)) {
+    request.log.error({ err }, 'database unavailable');
+    return new ApiError('INTERNAL_SERVER_ERROR', 'The service is temporarily unavailable', {
+      statusCode: 503,
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  request.log.error({ err }, 'unhandled error');
+  return new ApiError('INTERNAL_SERVER_ERROR', 'Something went wrong on our side');
+}
+
+/** An error handler that classifies, then renders; a scope (the payment page, the dashboard) sets its own. */
+export function renderErrors(render: ErrorRenderer) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    render(request, reply, request.server.classifyError(err, request));
+}
+
+/** The classifier for every scope, and the JSON envelope as the application's renderer. */
+export function registerErrorHandler(app: FastifyInstance, validation: Validation): void {
+  app.decorate('classifyError', (err: FastifyError, request: FastifyRequest) =>
+    classifyError(err, request, validation),
+  );
+  app.setErrorHandler(renderErrors(sendApiError));
+}
+
+/** The JSON renderer: the contract's error envelope, with the error's own headers. */
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, err: ApiError) {
   reply.headers(err.headers);
   return sendError(request, reply, err.statusCode, err.code, err.message, err.details);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { html } from '../../web/html.js';
 import { formatAmount, formatDateTime } from '../format.js';
-import { html } from '../html.js';
 import { en, type MessageKey } from './en.js';
 import { LANGUAGE_CODES, LANGUAGES, negotiate, translator } from './i18n.js';
 

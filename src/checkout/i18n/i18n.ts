@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { type Html, html, raw } from '../html.js';
+import { type Html, html, raw } from '../../web/html.js';
 import { en, type MessageKey, type Messages } from './en.js';
 import { es } from './es.js';
 import { pt } from './pt.js';

@@ -1,6 +1,6 @@
-import { html } from '../../checkout/html.js';
-import { qrSvg } from '../../checkout/qr.js';
 import { MIN_PASSWORD_LENGTH } from '../../users/password.js';
+import { html } from '../../web/html.js';
+import { qrSvg } from '../../web/qr.js';
 import type { DashboardContext } from '../context.js';
 import { csrf, errorSummary, ROOT, shell } from '../layout.js';
 

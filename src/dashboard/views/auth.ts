@@ -1,5 +1,5 @@
-import { html } from '../../checkout/html.js';
 import { MIN_PASSWORD_LENGTH } from '../../users/password.js';
+import { html } from '../../web/html.js';
 import { authPage, errorSummary, ROOT } from '../layout.js';
 
 export function signInPage(opts: { email?: string; errors?: string[]; notice?: string } = {}): string {

@@ -1,6 +1,6 @@
-import { type Html, html } from '../../checkout/html.js';
 import { formatMoney, money } from '../../money/money.js';
 import type { NetworkRegistry } from '../../networks/network.js';
+import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import type { invoiceDetail } from '../invoices.service.js';
 import { badge, csrf, ROOT, shell, time } from '../layout.js';

@@ -1,5 +1,5 @@
-import { type Html, html } from '../../checkout/html.js';
 import type { ApiKeyRow } from '../../merchants/merchant.table.js';
+import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { badge, csrf, ROOT, shell, time } from '../layout.js';
 import { secretField } from './secret.js';

@@ -1,5 +1,5 @@
-import { type Html, html, raw } from '../../checkout/html.js';
 import { formatMoney, money } from '../../money/money.js';
+import { type Html, html, raw } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { ROOT, shell } from '../layout.js';
 

@@ -1,4 +1,4 @@
-import { type Html, html } from '../../checkout/html.js';
+import { type Html, html } from '../../web/html.js';
 
 /**
  * The one component that shows a secret, once: a read-only field with a Copy button and the warning

@@ -1,8 +1,8 @@
 import type { Branding } from '../../branding/branding.js';
 import { MAX_LOGO_BYTES, MAX_LOGO_SIDE } from '../../branding/logo.js';
-import { type Html, html } from '../../checkout/html.js';
 import { CURRENCIES, type NetworkRegistry, SANDBOX } from '../../networks/network.js';
 import type { AddressPreview } from '../../networks/preview.js';
+import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { csrf, errorSummary, ROOT, shell } from '../layout.js';
 

@@ -1,5 +1,5 @@
-import { html } from '../../checkout/html.js';
 import type { AuditRow, DashboardUserRow } from '../../users/user.table.js';
+import { html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { csrf, errorSummary, ROOT, shell, time } from '../layout.js';
 import { secretField } from './secret.js';

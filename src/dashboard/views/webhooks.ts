@@ -1,5 +1,5 @@
-import { type Html, html } from '../../checkout/html.js';
 import { EVENT_TYPES } from '../../invoices/events.js';
+import { type Html, html } from '../../web/html.js';
 import type { AttemptRow } from '../../webhooks/webhook.js';
 import { toAttempt } from '../../webhooks/webhook.js';
 import type { WebhookEndpointRow } from '../../webhooks/webhook.table.js';
