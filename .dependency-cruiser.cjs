@@ -37,6 +37,17 @@ module.exports = {
       from: { path: '^src/(checkout|dashboard)/' },
       to: { path: '^src/(checkout|dashboard)/', pathNot: '^src/$1/' },
     },
+    {
+      name: 'dashboard-is-a-surface',
+      severity: 'error',
+      comment:
+        "The dashboard is routes, views and form glue over the features' services (issue 21): it " +
+        'imports no repository, no database module and no query builder (row types from a ' +
+        "feature's *.table.ts are fine: they are what its services return). A read it needs belongs " +
+        'to the feature whose tables it reads.',
+      from: { path: '^src/dashboard/' },
+      to: { path: ['repository\\.ts$', '^src/db/', 'kysely'] },
+    },
   ],
   options: {
     parser: 'swc',

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { demoOwnerBanner, seedDemoOwner } from './dashboard/demo.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { DirectoryLockedError } from './db/directory-lock.js';
 import { migrate } from './db/migrate.js';
@@ -10,6 +9,7 @@ import { memoryStore } from './http/rate-limit.js';
 import { resilientRedisStore } from './http/shared-store.js';
 import { createLogger } from './log.js';
 import { demoBanner, seedDemo } from './merchants/demo.js';
+import { demoOwnerBanner, seedDemoOwner } from './users/demo.js';
 import { startWorkers } from './workers.js';
 
 const SHUTDOWN_BUDGET_MS = 9_000;

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { PathId, StringEnum } from '../http/schemas.js';
+import { invoiceDetail, invoicePage } from '../invoices/browse.js';
+import { invoiceCsv } from '../invoices/csv.js';
 import { INVOICE_STATUSES } from '../invoices/status.js';
 import { audit } from '../users/audit.js';
+import { deliveriesOf, resendInvoiceEvent } from '../webhooks/service.js';
 import { actor } from './actor.js';
 import { requireOwner } from './guard.js';
-import { invoiceCsv, invoiceDetail, invoicePage, resendEvent } from './invoices.service.js';
 import { ROOT } from './layout.js';
 import { invoicePage as detailPage } from './views/invoice.js';
 import { invoicesPage } from './views/invoices.js';
@@ -62,7 +64,12 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const ctx = request.dashboard;
-      const detail = await invoiceDetail(app.db, ctx.project.id, request.params.id);
+      const found = await invoiceDetail(app.db, ctx.project.id, request.params.id);
+      const deliveries = await deliveriesOf(
+        app.db,
+        found.events.map((e) => e.id),
+      );
+      const detail = { ...found, deliveries };
       const payUrl = `${app.config.publicBaseUrl}/pay/${detail.invoice.id}`;
       const notice = request.query.resent ? 'Event queued to be sent again.' : undefined;
       return reply.type(html).send(detailPage(ctx, detail, app.config.networks, payUrl, notice));
@@ -83,7 +90,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ctx = request.dashboard;
       const now = app.clock();
       const { id, event } = request.params;
-      await resendEvent(app.db, ctx.project.id, id, event, now);
+      await resendInvoiceEvent(app.db, ctx.project.id, id, event, now);
       await audit(app.db, ctx.session.accountId, actor(ctx), 'webhook_event.resent', event, now);
       return reply.redirect(`${ROOT}/invoices/${id}?resent=1`, 303);
     },

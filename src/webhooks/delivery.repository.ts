@@ -135,3 +135,37 @@ export async function releaseLease(db: Db, delivery: ClaimedDelivery): Promise<v
     .where('locked_until', '=', delivery.locked_until)
     .execute();
 }
+
+/** Each delivery of these events: its endpoint, state and last attempt. */
+export function eventDeliveries(db: Db, eventIds: string[]) {
+  if (eventIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('webhook_attempts as a')
+          .select(['a.response_status', 'a.duration_ms', 'a.started_at', 'a.error'])
+          .whereRef('a.delivery_id', '=', 'd.id')
+          .orderBy('a.id', 'desc')
+          .limit(1)
+          .as('last'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      'd.id',
+      'd.event_id',
+      'd.status',
+      'd.attempts',
+      'd.next_attempt_at',
+      'e.url',
+      'last.response_status',
+      'last.duration_ms',
+      'last.started_at',
+      'last.error',
+    ])
+    .where('d.event_id', 'in', eventIds)
+    .orderBy('d.id')
+    .execute();
+}

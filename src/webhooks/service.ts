@@ -3,9 +3,11 @@ import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
+import { findInvoiceEvent } from '../invoices/browse.js';
 import type { EventType as WebhookEventType } from '../invoices/events.js';
 import { findProject } from '../merchants/repository.js';
 import { resolveTarget, UrlRefused } from './address.js';
+import * as deliveries from './delivery.repository.js';
 import * as repo from './repository.js';
 import { newSigningSecret } from './signing.js';
 
@@ -145,4 +147,21 @@ export async function sendTestEvent(
       repo.insertTestEvent(tx, { id, project_id: endpoint.project_id, body, created_at: now }, endpoint.id),
     );
   return id;
+}
+
+/** Each delivery of these events, with its endpoint and its last attempt (an invoice's page). */
+export function deliveriesOf(db: Kysely<Database>, eventIds: string[]) {
+  return deliveries.eventDeliveries(db, eventIds);
+}
+
+/** "Resend": redelivery of one event, only an event of this invoice of this project. */
+export async function resendInvoiceEvent(
+  db: Kysely<Database>,
+  projectId: string,
+  invoiceId: string,
+  eventId: string,
+  now: Date,
+) {
+  const event = await findInvoiceEvent(db, projectId, invoiceId, eventId);
+  return redeliver(db, event.id, now);
 }

@@ -1,12 +1,15 @@
+import type { invoiceDetail } from '../../invoices/browse.js';
 import { formatMoney, money } from '../../money/money.js';
 import type { NetworkRegistry } from '../../networks/network.js';
 import { type Html, html } from '../../web/html.js';
+import type { deliveriesOf } from '../../webhooks/service.js';
 import type { DashboardContext } from '../context.js';
-import type { invoiceDetail } from '../invoices.service.js';
 import { badge, csrf, ROOT, shell, time } from '../layout.js';
 import { definition } from './invoices.js';
 
-type Detail = Awaited<ReturnType<typeof invoiceDetail>>;
+type Detail = Awaited<ReturnType<typeof invoiceDetail>> & {
+  deliveries: Awaited<ReturnType<typeof deliveriesOf>>;
+};
 
 export function invoicePage(
   ctx: DashboardContext,

@@ -1,8 +1,8 @@
+import type { InvoiceListRow } from '../../invoices/browse.js';
 import { INVOICE_STATUSES } from '../../invoices/status.js';
 import { formatMoney, money } from '../../money/money.js';
 import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
-import type { InvoiceListRow } from '../invoices.repository.js';
 import { badge, ROOT, shell, time } from '../layout.js';
 
 export interface ListView {

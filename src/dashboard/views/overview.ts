@@ -1,23 +1,16 @@
-import { formatMoney, money } from '../../money/money.js';
+import type { PaidDay } from '../../invoices/stats.js';
+import { formatMoney, sum } from '../../money/money.js';
 import { type Html, html, raw } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { ROOT, shell } from '../layout.js';
 
-export interface Day {
-  day: string;
-  volume: string;
-  cents: bigint;
-  count: number;
-}
-
 export function overviewPage(
   ctx: DashboardContext,
   statuses: Array<{ status: string; count: bigint }>,
-  days: Day[],
+  days: PaidDay[],
 ): string {
   const currency = ctx.project.currency;
-  const cents = days.reduce((s, d) => s + d.cents, 0n);
-  const total = `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
+  const total = formatMoney(sum(days.map((d) => d.volume)));
   return shell(
     ctx,
     'Overview',
@@ -35,7 +28,7 @@ ${chart(days, currency)}
 <details><summary>The same numbers as a table</summary>
 <table><caption class="visually-hidden">Paid volume per day</caption>
 <thead><tr><th scope="col">Day (UTC)</th><th scope="col" class="num">Invoices paid</th><th scope="col" class="num">Volume (${currency})</th></tr></thead>
-<tbody>${days.map((d) => html`<tr><td>${d.day}</td><td class="num">${d.count}</td><td class="num">${formatMoney(money(d.volume))}</td></tr>`)}</tbody>
+<tbody>${days.map((d) => html`<tr><td>${d.day}</td><td class="num">${d.count}</td><td class="num">${formatMoney(d.volume)}</td></tr>`)}</tbody>
 </table></details>
 </section>`,
   );
@@ -45,14 +38,14 @@ const W = 720;
 const H = 160;
 const PAD = 24;
 
-/** Bars drawn from integers only (cents scaled with bigint): the picture of the table beside it. */
-function chart(days: Day[], currency: string): Html {
-  const max = days.reduce((m, d) => (d.cents > m ? d.cents : m), 0n);
+/** Bars drawn from integers only (amounts scaled with bigint): the picture of the table beside it. */
+function chart(days: PaidDay[], currency: string): Html {
+  const max = days.reduce<bigint>((m, d) => (d.volume > m ? d.volume : m), 0n);
   const slot = Math.floor((W - PAD) / days.length);
   const bars = days.map((d, i) => {
-    const h = max === 0n ? 0 : Number((d.cents * BigInt(H - PAD)) / max);
+    const h = max === 0n ? 0 : Number((d.volume * BigInt(H - PAD)) / max);
     const x = PAD + i * slot;
-    return `<rect x="${x + 2}" y="${H - PAD - h}" width="${slot - 4}" height="${h}" rx="2" fill="currentColor"><title>${d.day}: ${formatMoney(money(d.volume))} ${currency}</title></rect>`;
+    return `<rect x="${x + 2}" y="${H - PAD - h}" width="${slot - 4}" height="${h}" rx="2" fill="currentColor"><title>${d.day}: ${formatMoney(d.volume)} ${currency}</title></rect>`;
   });
   const first = days[0]?.day ?? '';
   const last = days[days.length - 1]?.day ?? '';

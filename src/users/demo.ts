@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { OPERATOR } from '../users/audit.js';
-import { inviteUser } from '../users/service.js';
+import { OPERATOR } from './audit.js';
+import { inviteUser } from './service.js';
 
 export const DEMO_OWNER_EMAIL = 'owner@demo.paydesk.dev';
 

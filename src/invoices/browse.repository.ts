@@ -1,6 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { InvoiceStatus } from '../invoices/status.js';
+
+/**
+ * The invoices as people browse them (the dashboard's list, detail and CSV export): keyset pages and
+ * one invoice with its payments and events. The merchant API's reads are in repository.ts.
+ */
+import type { InvoiceStatus } from './status.js';
 
 export interface InvoiceQuery {
   projectId: string;
@@ -85,40 +90,6 @@ export function invoiceEvents(db: Kysely<Database>, invoiceId: string) {
     .where('invoice_id', '=', invoiceId)
     .orderBy('created_at')
     .orderBy('id')
-    .execute();
-}
-
-/** Each delivery of these events: its endpoint, state and last attempt. */
-export function eventDeliveries(db: Kysely<Database>, eventIds: string[]) {
-  if (eventIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('webhook_attempts as a')
-          .select(['a.response_status', 'a.duration_ms', 'a.started_at', 'a.error'])
-          .whereRef('a.delivery_id', '=', 'd.id')
-          .orderBy('a.id', 'desc')
-          .limit(1)
-          .as('last'),
-      (join) => join.onTrue(),
-    )
-    .select([
-      'd.id',
-      'd.event_id',
-      'd.status',
-      'd.attempts',
-      'd.next_attempt_at',
-      'e.url',
-      'last.response_status',
-      'last.duration_ms',
-      'last.started_at',
-      'last.error',
-    ])
-    .where('d.event_id', 'in', eventIds)
-    .orderBy('d.id')
     .execute();
 }
 

@@ -19,7 +19,6 @@ export function paidPerDay(db: Kysely<Database>, projectId: string, from: Date) 
     .select([
       sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'),
       sql<string>`sum(volume)::text`.as('volume'),
-      sql<string>`(sum(volume) * 100)::bigint::text`.as('cents'),
       sql<string>`sum(n)::text`.as('count'),
     ])
     .where('project_id', '=', projectId)
