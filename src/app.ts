@@ -11,9 +11,8 @@ import Fastify, {
 import type { Kysely } from 'kysely';
 import { guardAdminApi } from './admin/authorize.js';
 import { metricsRoutes } from './admin/metrics.js';
-import { adminRoutes } from './admin/routes.js';
+import { brandingAdminRoutes } from './branding/admin.routes.js';
 import { BrandingSchema } from './branding/branding.js';
-import { brandingAdminRoutes } from './branding/routes.js';
 import { sendPageNotFound } from './checkout/errors.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import type { Config } from './config.js';
@@ -36,13 +35,14 @@ import { idempotencyKeyFormat } from './invoices/idempotency.js';
 import { amountFormat, InvoiceSchema, statusListFormat } from './invoices/invoice.js';
 import { returnUrlFormat } from './invoices/return-url.js';
 import { invoiceRoutes } from './invoices/routes.js';
+import { merchantAdminRoutes } from './merchants/admin.routes.js';
 import { type Authenticator, createAuthenticator, type Principal } from './merchants/authenticate.js';
 import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant.js';
 import { guardMerchantApi, merchantRoutes } from './merchants/routes.js';
-import { networkAdminRoutes } from './networks/routes.js';
-import { paymentAmountFormat, sandboxRoutes } from './sandbox/routes.js';
-import { userAdminRoutes } from './users/routes.js';
-import { webhookAdminRoutes } from './webhooks/routes.js';
+import { networkAdminRoutes } from './networks/admin.routes.js';
+import { paymentAmountFormat, sandboxRoutes } from './sandbox/admin.routes.js';
+import { userAdminRoutes } from './users/admin.routes.js';
+import { webhookAdminRoutes } from './webhooks/admin.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -176,7 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (admin) => {
       guardAdminApi(admin);
-      await admin.register(adminRoutes);
+      await admin.register(merchantAdminRoutes);
       await admin.register(metricsRoutes);
       await admin.register(sandboxRoutes);
       await admin.register(webhookAdminRoutes);

@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { audit, type Change } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { hasIdShape } from '../ids.js';
+import { findProject } from '../merchants/service.js';
 import { checkBrandColor } from './contrast.js';
 import { LogoRefused, processLogo } from './logo.js';
 import * as repo from './repository.js';
@@ -24,7 +26,7 @@ export async function setBrandColor(
   db: Kysely<Database>,
   projectId: string,
   color: string | null,
-  now: Date,
+  change: Change,
 ) {
   if (color !== null) {
     const check = checkBrandColor(color);
@@ -34,7 +36,10 @@ export async function setBrandColor(
       ]);
   }
   await getBranding(db, projectId);
-  await repo.setBrandColor(db, projectId, color?.toLowerCase() ?? null, now);
+  const value = color?.toLowerCase() ?? null;
+  await changed(db, projectId, change, `brand colour ${value ?? 'removed'}`, (tx) =>
+    repo.setBrandColor(tx, projectId, value, change.now),
+  );
   return getBranding(db, projectId);
 }
 
@@ -43,7 +48,7 @@ export async function uploadLogo(
   db: Kysely<Database>,
   projectId: string,
   upload: { contentType: string | undefined; body: Buffer },
-  now: Date,
+  change: Change,
 ) {
   await getBranding(db, projectId);
   const type = upload.contentType?.split(';')[0]?.trim().toLowerCase();
@@ -57,22 +62,39 @@ export async function uploadLogo(
     if (err instanceof LogoRefused) throw refused(err.rule, err.message);
     throw err;
   }
-  await repo.saveLogo(db, {
-    project_id: projectId,
-    hash: logo.hash,
-    content_type: 'image/png',
-    image: logo.png,
-    width: logo.width,
-    height: logo.height,
-    updated_at: now,
-  });
+  await changed(db, projectId, change, `logo ${logo.hash}.png`, (tx) =>
+    repo.saveLogo(tx, {
+      project_id: projectId,
+      hash: logo.hash,
+      content_type: 'image/png',
+      image: logo.png,
+      width: logo.width,
+      height: logo.height,
+      updated_at: change.now,
+    }),
+  );
   return getBranding(db, projectId);
 }
 
-export async function removeLogo(db: Kysely<Database>, projectId: string) {
+export async function removeLogo(db: Kysely<Database>, projectId: string, change: Change) {
   await getBranding(db, projectId);
-  await repo.deleteLogo(db, projectId);
+  await changed(db, projectId, change, 'logo removed', (tx) => repo.deleteLogo(tx, projectId));
   return getBranding(db, projectId);
+}
+
+/** A change of branding and its audit row, in one transaction. */
+async function changed(
+  db: Kysely<Database>,
+  projectId: string,
+  change: Change,
+  what: string,
+  write: (tx: Transaction<Database>) => Promise<unknown>,
+) {
+  await db.transaction().execute(async (tx) => {
+    const project = await findProject(tx, projectId);
+    await write(tx);
+    await audit(tx, project.account_id, change, 'project.branding_changed', `${projectId}: ${what}`);
+  });
 }
 
 /** The logo served at `/pay/logos/<hash>.png`; undefined for any other name. */

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/errors.js';
-import { audit } from '../users/audit.js';
 import { acceptInvite, checkPassword, openInvite, SIGN_IN_FAILED } from '../users/service.js';
 import { completeTotp, loadSession, recordSignIn, startSession } from '../users/sessions.js';
 import { verifyTotp } from '../users/totp.js';
@@ -43,8 +42,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const token = await startSession(app.db, user.id, user.totp_secret !== null, now);
       setSessionCookie(reply, token, secure);
       if (user.totp_secret) return reply.redirect(`${ROOT}/sign-in/totp`, 303);
-      await recordSignIn(app.db, user.id, now);
-      await audit(app.db, user.account_id, { id: user.id, email: user.email }, 'user.signed_in', null, now);
+      await recordSignIn(app.db, { id: user.id, email: user.email, accountId: user.account_id }, null, now);
       return reply.redirect(ROOT, 303);
     },
   );
@@ -73,12 +71,9 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .send(totpPage(['That code is not right; check the time on your phone and try the newest one.']));
       }
       await completeTotp(app.db, session.tokenHash);
-      await recordSignIn(app.db, session.userId, now);
-      await audit(
+      await recordSignIn(
         app.db,
-        session.accountId,
-        { id: session.userId, email: session.email },
-        'user.signed_in',
+        { id: session.userId, email: session.email, accountId: session.accountId },
         'with two-factor code',
         now,
       );

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Change } from '../audit/audit.js';
 import { MAX_LOGO_BYTES } from '../branding/logo.js';
 import * as branding from '../branding/service.js';
 import { ApiError } from '../http/errors.js';
-import { audit } from '../users/audit.js';
-import { actor } from './actor.js';
+import { change } from './actor.js';
 import { validationMessages } from './errors.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
@@ -58,16 +58,15 @@ export const brandingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     throw err;
   });
 
-  /** Runs a change, audits it and returns to Settings; a refusal shows Settings with its messages. */
-  const change = async (
+  /** Runs a change (audited by the service) and returns to Settings; a refusal shows Settings with its messages. */
+  const changeBranding = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    run: (now: Date) => Promise<unknown>,
+    run: (by: Change) => Promise<unknown>,
   ) => {
     const ctx = request.dashboard;
-    const now = app.clock();
     try {
-      await run(now);
+      await run(change(ctx, app.clock()));
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
       const page = settingsPage(ctx, app.config.networks, currentForm(ctx.project), {
@@ -76,7 +75,6 @@ export const brandingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       return reply.code(422).type('text/html; charset=utf-8').send(page);
     }
-    await audit(app.db, ctx.session.accountId, actor(ctx), 'project.branding_changed', ctx.project.id, now);
     return reply.redirect(`${ROOT}/settings?saved=1`, 303);
   };
 
@@ -93,24 +91,26 @@ export const brandingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     (request, reply) => {
       const color = request.body.brand_color.trim();
-      return change(request, reply, (now) =>
-        branding.setBrandColor(app.db, request.dashboard.project.id, color === '' ? null : color, now),
+      return changeBranding(request, reply, (by) =>
+        branding.setBrandColor(app.db, request.dashboard.project.id, color === '' ? null : color, by),
       );
     },
   );
 
   app.post('/settings/logo', { schema: { hide } }, (request, reply) => {
     const upload = (request.body as { [UPLOAD]?: Upload } | undefined)?.[UPLOAD];
-    return change(request, reply, async (now) => {
+    return changeBranding(request, reply, async (by) => {
       if (!upload) throw refused('Choose a PNG file to upload');
       // The browser names the type from the file's extension; the bytes are what the service checks.
       if (upload.type !== 'image/png') throw refused('The logo must be a PNG file');
       const file = { contentType: upload.type, body: upload.bytes };
-      return branding.uploadLogo(app.db, request.dashboard.project.id, file, now);
+      return branding.uploadLogo(app.db, request.dashboard.project.id, file, by);
     });
   });
 
   app.post('/settings/logo/remove', { schema: { hide } }, (request, reply) => {
-    return change(request, reply, () => branding.removeLogo(app.db, request.dashboard.project.id));
+    return changeBranding(request, reply, (by) =>
+      branding.removeLogo(app.db, request.dashboard.project.id, by),
+    );
   });
 };

@@ -4,9 +4,8 @@ import { PathId, StringEnum } from '../http/schemas.js';
 import { invoiceDetail, invoicePage } from '../invoices/browse.js';
 import { invoiceCsv } from '../invoices/csv.js';
 import { INVOICE_STATUSES } from '../invoices/status.js';
-import { audit } from '../users/audit.js';
 import { deliveriesOf, resendInvoiceEvent } from '../webhooks/service.js';
-import { actor } from './actor.js';
+import { change } from './actor.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
 import { invoicePage as detailPage } from './views/invoice.js';
@@ -90,8 +89,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ctx = request.dashboard;
       const now = app.clock();
       const { id, event } = request.params;
-      await resendInvoiceEvent(app.db, ctx.project.id, id, event, now);
-      await audit(app.db, ctx.session.accountId, actor(ctx), 'webhook_event.resent', event, now);
+      await resendInvoiceEvent(app.db, ctx.project.id, id, event, change(ctx, now));
       return reply.redirect(`${ROOT}/invoices/${id}?resent=1`, 303);
     },
   );

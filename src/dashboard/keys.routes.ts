@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { PathId } from '../http/schemas.js';
 import * as merchants from '../merchants/service.js';
-import { audit } from '../users/audit.js';
-import { actor } from './actor.js';
+import { change } from './actor.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
 import { createdKeyPage, keysPage, newKeyPage, revokePage } from './views/keys.js';
@@ -50,14 +49,11 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ctx = request.dashboard;
       const now = app.clock();
       const name = request.body.name.trim();
-      const { apiKey, secret } = await merchants.issueApiKey(app.db, ctx.project.id, { name }, now);
-      await audit(
+      const { apiKey, secret } = await merchants.issueApiKey(
         app.db,
-        ctx.session.accountId,
-        actor(ctx),
-        'api_key.created',
-        `${apiKey.id} (${name || 'unnamed'})`,
-        now,
+        ctx.project.id,
+        { name },
+        change(ctx, now),
       );
       return reply.type(html).send(createdKeyPage(ctx, apiKey, secret));
     },
@@ -83,15 +79,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const now = app.clock();
       // Only a key of the selected project: another project's or account's key id is NOT_FOUND.
       const key = await merchants.findProjectKey(app.db, ctx.project.id, request.params.id);
-      await merchants.revokeApiKey(app.db, key.id, now);
-      await audit(
-        app.db,
-        ctx.session.accountId,
-        actor(ctx),
-        'api_key.revoked',
-        `${key.id} (${key.name || 'unnamed'})`,
-        now,
-      );
+      await merchants.revokeApiKey(app.db, key.id, change(ctx, now));
       return reply.redirect(`${ROOT}/api-keys?revoked=1`, 303);
     },
   );

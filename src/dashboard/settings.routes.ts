@@ -8,8 +8,7 @@ import { ApiError } from '../http/errors.js';
 import { errorResponses, StringEnum, Success } from '../http/schemas.js';
 import * as merchants from '../merchants/service.js';
 import { previewAddresses } from '../networks/preview.js';
-import { audit } from '../users/audit.js';
-import { actor } from './actor.js';
+import { change } from './actor.js';
 import type { DashboardContext } from './context.js';
 import { validationMessages } from './errors.js';
 import { requireOwner } from './guard.js';
@@ -90,9 +89,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const now = app.clock();
       const changes = settingsChanges(form);
       // The same function as PATCH /v1/admin/projects/{id}: one set of rules for the payment settings.
-      await merchants.updateProject(app.db, networks, ctx.project.id, changes, now);
-      const summary = `${ctx.project.id}: name, lifetime ${form.ttl_minutes.trim()} min, ${changes.network}, ${changes.currency}, xpub ${changes.xpub ? 'set' : 'none'}`;
-      await audit(app.db, ctx.session.accountId, actor(ctx), 'project.settings_changed', summary, now);
+      await merchants.updateProject(app.db, networks, ctx.project.id, changes, change(ctx, now));
       return reply.redirect(`${ROOT}/settings?saved=1`, 303);
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;

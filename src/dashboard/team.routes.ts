@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { auditLog } from '../audit/audit.js';
 import { ApiError } from '../http/errors.js';
 import { PathId, StringEnum } from '../http/schemas.js';
-import { auditLog } from '../users/audit.js';
 import { inviteUser, listUsers, removeUser } from '../users/service.js';
 import { ROLES } from '../users/user.table.js';
 import { actor } from './actor.js';

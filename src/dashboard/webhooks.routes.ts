@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import type { Change } from '../audit/audit.js';
 import { ApiError } from '../http/errors.js';
 import { PathId } from '../http/schemas.js';
 import { EVENT_TYPES, type EventType } from '../invoices/events.js';
-import { audit } from '../users/audit.js';
 import * as webhooks from '../webhooks/service.js';
-import { actor } from './actor.js';
+import { change } from './actor.js';
 import { fields } from './form.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
@@ -89,15 +89,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ctx.project.id,
           { url, events: events as EventType[] },
           app.config.webhookAllowPrivate,
-          now,
-        );
-        await audit(
-          app.db,
-          ctx.session.accountId,
-          actor(ctx),
-          'webhook_endpoint.added',
-          `${endpoint.id} ${endpoint.url}`,
-          now,
+          change(ctx, now),
         );
         return reply
           .type(html)
@@ -123,8 +115,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   const endpointAction = (
     path: string,
-    run: (endpoint: { id: string; project_id: string }, now: Date) => Promise<unknown>,
-    audited: Parameters<typeof audit>[3],
+    run: (endpoint: { id: string; project_id: string }, change: Change) => Promise<unknown>,
     done: string,
   ) =>
     app.post(
@@ -134,30 +125,22 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const ctx = request.dashboard;
         const now = app.clock();
         const endpoint = await webhooks.findProjectEndpoint(app.db, ctx.project.id, request.params.id);
-        await run(endpoint, now);
-        await audit(app.db, ctx.session.accountId, actor(ctx), audited, endpoint.id, now);
+        await run(endpoint, change(ctx, now));
         return reply.redirect(`${ROOT}/webhooks?done=${done}`, 303);
       },
     );
 
   endpointAction(
     '/webhooks/:id/disable',
-    (e) => webhooks.setEndpointStatus(app.db, e.id, 'disabled'),
-    'webhook_endpoint.disabled',
+    (e, by) => webhooks.setEndpointStatus(app.db, e.id, 'disabled', by),
     'disabled',
   );
   endpointAction(
     '/webhooks/:id/enable',
-    (e) => webhooks.setEndpointStatus(app.db, e.id, 'active'),
-    'webhook_endpoint.enabled',
+    (e, by) => webhooks.setEndpointStatus(app.db, e.id, 'active', by),
     'enabled',
   );
-  endpointAction(
-    '/webhooks/:id/test',
-    (e, now) => webhooks.sendTestEvent(app.db, e, now),
-    'webhook_endpoint.test_sent',
-    'test',
-  );
+  endpointAction('/webhooks/:id/test', (e, by) => webhooks.sendTestEvent(app.db, e, by), 'test');
 
   app.post(
     '/webhooks/:id/roll',
@@ -166,15 +149,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ctx = request.dashboard;
       const now = app.clock();
       const endpoint = await webhooks.findProjectEndpoint(app.db, ctx.project.id, request.params.id);
-      const { secret } = await webhooks.rollEndpointSecret(app.db, endpoint.id, now);
-      await audit(
-        app.db,
-        ctx.session.accountId,
-        actor(ctx),
-        'webhook_endpoint.secret_rolled',
-        endpoint.id,
-        now,
-      );
+      const { secret } = await webhooks.rollEndpointSecret(app.db, endpoint.id, change(ctx, now));
       return reply
         .type(html)
         .send(

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import { byOperator } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import type { NetworkRegistry } from '../networks/network.js';
+import { hasAnyAccount } from './repository.js';
 import { createAccount, createProject, issueApiKey } from './service.js';
 
 /**
@@ -13,16 +15,16 @@ export async function seedDemo(
   networks: NetworkRegistry,
   now: Date,
 ): Promise<{ secret: string; accountId: string } | undefined> {
-  const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-  if (existing) return undefined;
-  const account = await createAccount(db, { name: 'Demo account' }, now);
+  if (await hasAnyAccount(db)) return undefined;
+  const change = byOperator(now);
+  const account = await createAccount(db, { name: 'Demo account' }, change);
   const project = await createProject(
     db,
     networks,
     { account_id: account.id, name: 'Demo shop', network: 'sandbox' },
-    now,
+    change,
   );
-  const { secret } = await issueApiKey(db, project.id, { name: 'Demo key' }, now);
+  const { secret } = await issueApiKey(db, project.id, { name: 'Demo key' }, change);
   return { secret, accountId: account.id };
 }
 

@@ -20,6 +20,10 @@ export function updateAccount(
   return db.updateTable('accounts').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
+export async function hasAnyAccount(db: Db): Promise<boolean> {
+  return (await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 export function findAccount(db: Db, id: string) {
   return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { audit, type Change } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
@@ -8,22 +9,38 @@ import { generateApiKey, hashApiKey, last4 } from './api-key.js';
 import type { ActiveStatus } from './merchant.table.js';
 import * as repo from './repository.js';
 
-export async function createAccount(db: Kysely<Database>, input: { name: string }, now: Date) {
-  return repo.insertAccount(db, {
-    id: newId('acct'),
-    name: input.name,
-    status: 'active',
-    created_at: now,
-    updated_at: now,
+export async function createAccount(db: Kysely<Database>, input: { name: string }, change: Change) {
+  return db.transaction().execute(async (tx) => {
+    const row = await repo.insertAccount(tx, {
+      id: newId('acct'),
+      name: input.name,
+      status: 'active',
+      created_at: change.now,
+      updated_at: change.now,
+    });
+    await audit(tx, row.id, change, 'account.created', `${row.id} (${row.name})`);
+    return row;
   });
 }
 
 /** Deactivation must reach every instance before the next request, hence the notify in the same transaction. */
-export async function setAccountStatus(db: Kysely<Database>, id: string, status: ActiveStatus, now: Date) {
+export async function setAccountStatus(
+  db: Kysely<Database>,
+  id: string,
+  status: ActiveStatus,
+  change: Change,
+) {
   return db.transaction().execute(async (tx) => {
-    const row = await repo.updateAccount(tx, id, { status, updated_at: now });
+    const row = await repo.updateAccount(tx, id, { status, updated_at: change.now });
     if (!row) throw ApiError.notFound('No account with this id');
     await repo.notifyAuthChanged(tx);
+    await audit(
+      tx,
+      row.id,
+      change,
+      status === 'active' ? 'account.activated' : 'account.deactivated',
+      row.id,
+    );
     return row;
   });
 }
@@ -41,7 +58,7 @@ export async function createProject(
   db: Kysely<Database>,
   networks: NetworkRegistry,
   input: NewProject,
-  now: Date,
+  change: Change,
 ) {
   const settings = {
     currency: input.currency ?? 'USDT',
@@ -50,21 +67,25 @@ export async function createProject(
   };
   const problems = paymentSettingsErrors(networks, settings);
   if (problems.length > 0) throw ApiError.validation(problems);
-  const account = await repo.findAccount(db, input.account_id);
-  if (!account) {
-    throw ApiError.validation([
-      { in: 'body', field: 'account_id', rule: 'exists', message: 'No account with this id' },
-    ]);
-  }
-  return repo.insertProject(db, {
-    id: newId('prj'),
-    account_id: account.id,
-    name: input.name,
-    status: 'active',
-    ...settings,
-    invoice_ttl_seconds: input.invoice_ttl_seconds ?? 3600,
-    created_at: now,
-    updated_at: now,
+  return db.transaction().execute(async (tx) => {
+    const account = await repo.findAccount(tx, input.account_id);
+    if (!account) {
+      throw ApiError.validation([
+        { in: 'body', field: 'account_id', rule: 'exists', message: 'No account with this id' },
+      ]);
+    }
+    const row = await repo.insertProject(tx, {
+      id: newId('prj'),
+      account_id: account.id,
+      name: input.name,
+      status: 'active',
+      ...settings,
+      invoice_ttl_seconds: input.invoice_ttl_seconds ?? 3600,
+      created_at: change.now,
+      updated_at: change.now,
+    });
+    await audit(tx, account.id, change, 'project.created', `${row.id} (${row.name})`);
+    return row;
   });
 }
 
@@ -82,7 +103,7 @@ export async function updateProject(
   networks: NetworkRegistry,
   id: string,
   changes: ProjectChanges,
-  now: Date,
+  change: Change,
 ) {
   return db.transaction().execute(async (tx) => {
     const current = await repo.lockProject(tx, id);
@@ -94,12 +115,21 @@ export async function updateProject(
       xpub: changes.xpub === undefined ? current.xpub : changes.xpub,
     });
     if (problems.length > 0) throw ApiError.validation(problems);
-    const row = await repo.updateProject(tx, id, { ...changes, updated_at: now });
+    const row = await repo.updateProject(tx, id, { ...changes, updated_at: change.now });
     if (!row) throw ApiError.notFound('No project with this id');
     // Cached verifications carry the project's status and invoice settings.
     await repo.notifyAuthChanged(tx);
+    await audit(tx, row.account_id, change, 'project.settings_changed', describeChanges(row.id, changes));
     return row;
   });
+}
+
+/** What an audit row says of a project change: which fields, and their new values (never a secret). */
+function describeChanges(projectId: string, changes: ProjectChanges): string {
+  const parts = Object.entries(changes)
+    .filter(([, value]) => value !== undefined)
+    .map(([field, value]) => (field === 'xpub' ? `xpub ${value ? 'set' : 'none'}` : `${field} ${value}`));
+  return `${projectId}: ${parts.join(', ') || 'no change'}`;
 }
 
 /** Issues a key: the secret is returned this once and only its hash is stored. */
@@ -107,32 +137,53 @@ export async function issueApiKey(
   db: Kysely<Database>,
   projectId: string,
   input: { name?: string | undefined },
-  now: Date,
+  change: Change,
 ) {
-  const project = await repo.findProject(db, projectId);
-  if (!project) throw ApiError.notFound('No project with this id');
-  const secret = generateApiKey();
-  const apiKey = await repo.insertApiKey(db, {
-    id: newId('key'),
-    project_id: project.id,
-    name: input.name ?? '',
-    key_hash: hashApiKey(secret),
-    last4: last4(secret),
-    status: 'active',
-    created_at: now,
-    last_used_at: null,
-    revoked_at: null,
+  return db.transaction().execute(async (tx) => {
+    const project = await repo.findProject(tx, projectId);
+    if (!project) throw ApiError.notFound('No project with this id');
+    const secret = generateApiKey();
+    const apiKey = await repo.insertApiKey(tx, {
+      id: newId('key'),
+      project_id: project.id,
+      name: input.name ?? '',
+      key_hash: hashApiKey(secret),
+      last4: last4(secret),
+      status: 'active',
+      created_at: change.now,
+      last_used_at: null,
+      revoked_at: null,
+    });
+    await audit(
+      tx,
+      project.account_id,
+      change,
+      'api_key.created',
+      `${apiKey.id} (${apiKey.name || 'unnamed'})`,
+    );
+    return { apiKey, secret };
   });
-  return { apiKey, secret };
 }
 
-export async function revokeApiKey(db: Kysely<Database>, id: string, now: Date) {
+/** Revokes a key (again: a revoked key stays revoked, from its first revocation, and is audited once). */
+export async function revokeApiKey(db: Kysely<Database>, id: string, change: Change) {
   return db.transaction().execute(async (tx) => {
-    const row = await repo.revokeApiKey(tx, id, now);
+    const row = await repo.revokeApiKey(tx, id, change.now);
     if (!row) throw ApiError.notFound('No API key with this id');
     await repo.notifyAuthChanged(tx);
+    const project = await repo.findProject(tx, row.project_id);
+    if (project && row.revoked_at?.getTime() === change.now.getTime()) {
+      await audit(tx, project.account_id, change, 'api_key.revoked', `${row.id} (${row.name || 'unnamed'})`);
+    }
     return row;
   });
+}
+
+/** A project, whatever its status; NOT_FOUND when there is none. */
+export async function findProject(db: Kysely<Database>, id: string) {
+  const project = await repo.findProject(db, id);
+  if (!project) throw ApiError.notFound('No project with this id');
+  return project;
 }
 
 /** GET /merchant/me reads fresh rows (never the auth cache) so `last_used_at` and names are current. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { OPERATOR } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
-import { OPERATOR } from './audit.js';
 import { inviteUser } from './service.js';
 
 export const DEMO_OWNER_EMAIL = 'owner@demo.paydesk.dev';

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { AuditLogTable, DashboardUserTable } from './user.table.js';
+import type { DashboardUserTable } from './user.table.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -165,18 +165,4 @@ export function deleteUserSessions(db: Db, userId: string, except?: Buffer) {
   let q = db.deleteFrom('dashboard_sessions').where('user_id', '=', userId);
   if (except) q = q.where('token_hash', '<>', except);
   return q.execute();
-}
-
-export function insertAudit(db: Db, row: Omit<AuditLogTable, 'id'>) {
-  return db.insertInto('audit_log').values(row).execute();
-}
-
-export function listAudit(db: Db, accountId: string, limit: number) {
-  return db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
 }

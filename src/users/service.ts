@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
+import { type Actor, audit } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { findAccount } from '../merchants/repository.js';
-import { type Actor, audit } from './audit.js';
 import { parseEmail } from './email.js';
 import { burnPasswordCheck, hashPassword, passwordProblem, verifyPassword } from './password.js';
 import * as repo from './repository.js';
@@ -60,7 +60,7 @@ export async function inviteUser(
       expires_at: new Date(ctx.now.getTime() + INVITE_TTL_MS),
       created_at: ctx.now,
     });
-    await audit(tx, account.id, actor, 'user.invited', `${row.email} (${row.role})`, ctx.now);
+    await audit(tx, account.id, { actor, now: ctx.now }, 'user.invited', `${row.email} (${row.role})`);
     return row;
   });
   return { user, inviteUrl: `${ctx.publicBaseUrl}/dashboard/invite/${token}` };
@@ -99,10 +99,9 @@ export async function acceptInvite(db: Kysely<Database>, token: string, password
     await audit(
       tx,
       user.account_id,
-      { id: user.id, email: user.email },
+      { actor: { id: user.id, email: user.email }, now },
       'user.password_set',
       user.email,
-      now,
     );
     return user;
   });
@@ -157,10 +156,9 @@ export async function changePassword(
     await audit(
       tx,
       user.account_id,
-      { id: user.id, email: user.email },
+      { actor: { id: user.id, email: user.email }, now },
       'user.password_set',
       user.email,
-      now,
     );
   });
 }
@@ -192,7 +190,7 @@ export async function removeUser(
     }
     await repo.updateUser(tx, user.id, { removed_at: now });
     await repo.deleteUserSessions(tx, user.id);
-    await audit(tx, accountId, actor, 'user.removed', user.email, now);
+    await audit(tx, accountId, { actor, now }, 'user.removed', user.email);
     return user;
   });
 }

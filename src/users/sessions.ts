@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { audit } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import * as repo from './repository.js';
 import { hashToken, hasTokenShape, newToken } from './tokens.js';
@@ -80,6 +81,21 @@ export function completeTotp(db: Kysely<Database>, tokenHash: Buffer) {
   return repo.updateSession(db, tokenHash, { needs_totp: false });
 }
 
-export function recordSignIn(db: Kysely<Database>, userId: string, now: Date) {
-  return repo.updateUser(db, userId, { last_sign_in_at: now });
+/** A completed sign-in: the user's last sign-in time and its audit row, together. */
+export function recordSignIn(
+  db: Kysely<Database>,
+  user: { id: string; email: string; accountId: string },
+  how: string | null,
+  now: Date,
+) {
+  return db.transaction().execute(async (tx) => {
+    await repo.updateUser(tx, user.id, { last_sign_in_at: now });
+    await audit(
+      tx,
+      user.accountId,
+      { actor: { id: user.id, email: user.email }, now },
+      'user.signed_in',
+      how,
+    );
+  });
 }

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import * as OTPAuth from 'otpauth';
+import { audit } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
-import { audit } from './audit.js';
 import * as repo from './repository.js';
 
 /** RFC 6238 defaults every authenticator app reads: SHA-1, 6 digits, 30 s; one step either side. */
@@ -53,8 +53,17 @@ export async function confirmTotp(
       },
     ]);
   }
-  await repo.updateUser(db, user.id, { totp_secret: row.totp_pending, totp_pending: null });
-  await audit(db, user.accountId, { id: user.id, email: user.email }, 'user.totp_enabled', user.email, now);
+  const secret = row.totp_pending;
+  await db.transaction().execute(async (tx) => {
+    await repo.updateUser(tx, user.id, { totp_secret: secret, totp_pending: null });
+    await audit(
+      tx,
+      user.accountId,
+      { actor: { id: user.id, email: user.email }, now },
+      'user.totp_enabled',
+      user.email,
+    );
+  });
 }
 
 export async function disableTotp(
@@ -62,8 +71,16 @@ export async function disableTotp(
   user: { id: string; email: string; accountId: string },
   now: Date,
 ) {
-  await repo.updateUser(db, user.id, { totp_secret: null, totp_pending: null });
-  await audit(db, user.accountId, { id: user.id, email: user.email }, 'user.totp_disabled', user.email, now);
+  await db.transaction().execute(async (tx) => {
+    await repo.updateUser(tx, user.id, { totp_secret: null, totp_pending: null });
+    await audit(
+      tx,
+      user.accountId,
+      { actor: { id: user.id, email: user.email }, now },
+      'user.totp_disabled',
+      user.email,
+    );
+  });
 }
 
 /** The second step of a sign-in. */

@@ -35,24 +35,12 @@ export interface DashboardSessionTable {
   expires_at: Date;
 }
 
-export interface AuditLogTable {
-  id: Generated<string>;
-  account_id: string;
-  actor_id: string | null;
-  actor_email: string;
-  action: string;
-  target: string | null;
-  created_at: Date;
-}
-
 export type DashboardUserRow = Selectable<DashboardUserTable>;
-export type AuditRow = Selectable<AuditLogTable>;
 
 declare module '../db/schema.js' {
   interface Database {
     dashboard_users: DashboardUserTable;
     dashboard_invites: DashboardInviteTable;
     dashboard_sessions: DashboardSessionTable;
-    audit_log: AuditLogTable;
   }
 }

@@ -80,7 +80,12 @@ export async function countAttempts(db: Db, endpointId: string): Promise<number>
 
 /** Locks the event, so that two redeliveries of it at once queue one series, not two. */
 export function lockEvent(db: Db, id: string) {
-  return db.selectFrom('events').select(['id', 'type']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('events')
+    .select(['id', 'type', 'project_id'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /**

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
+import { audit, type Change } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { findInvoiceEvent } from '../invoices/browse.js';
 import type { EventType as WebhookEventType } from '../invoices/events.js';
-import { findProject } from '../merchants/repository.js';
+import { findProject } from '../merchants/service.js';
 import { resolveTarget, UrlRefused } from './address.js';
 import * as deliveries from './delivery.repository.js';
 import * as repo from './repository.js';
@@ -22,23 +23,31 @@ export async function createEndpoint(
   projectId: string,
   input: NewEndpoint,
   allowPrivate: boolean,
-  now: Date,
+  change: Change,
 ) {
   const project = await findProject(db, projectId);
-  if (!project) throw ApiError.notFound('No project with this id');
   await checkUrl(input.url, allowPrivate);
   const secret = newSigningSecret();
-  const endpoint = await repo.insertEndpoint(db, {
-    id: newId('we'),
-    project_id: project.id,
-    url: input.url,
-    events: [...new Set(input.events ?? [])],
-    secret,
-    status: 'active',
-    created_at: now,
-    deleted_at: null,
+  const endpoint = await db.transaction().execute(async (tx) => {
+    const row = await repo.insertEndpoint(tx, {
+      id: newId('we'),
+      project_id: project.id,
+      url: input.url,
+      events: [...new Set(input.events ?? [])],
+      secret,
+      status: 'active',
+      created_at: change.now,
+      deleted_at: null,
+    });
+    await audit(tx, project.account_id, change, 'webhook_endpoint.added', `${row.id} (${row.url})`);
+    return row;
   });
   return { endpoint, secret };
+}
+
+/** The account an endpoint's changes are audited under. */
+async function accountOf(db: Kysely<Database>, projectId: string): Promise<string> {
+  return (await findProject(db, projectId)).account_id;
 }
 
 /** The SSRF guard at registration; the worker runs it again before every attempt. */
@@ -52,17 +61,17 @@ async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
 }
 
 export async function listEndpoints(db: Kysely<Database>, projectId: string) {
-  const project = await findProject(db, projectId);
-  if (!project) throw ApiError.notFound('No project with this id');
+  await findProject(db, projectId);
   return repo.listEndpoints(db, projectId);
 }
 
 /** Soft delete: the log stays readable, and deliveries not yet made are abandoned with it. */
-export async function deleteEndpoint(db: Kysely<Database>, id: string, now: Date) {
+export async function deleteEndpoint(db: Kysely<Database>, id: string, change: Change) {
   return db.transaction().execute(async (tx) => {
-    const row = await repo.softDeleteEndpoint(tx, id, now);
+    const row = await repo.softDeleteEndpoint(tx, id, change.now);
     if (!row) throw ApiError.notFound('No webhook endpoint with this id');
-    await repo.abandonDeliveries(tx, id, now);
+    await repo.abandonDeliveries(tx, id, change.now);
+    await audit(tx, await accountOf(tx, row.project_id), change, 'webhook_endpoint.deleted', row.id);
     return row;
   });
 }
@@ -86,7 +95,8 @@ export async function listAttempts(
  * attempt brought forward where one is waiting (rather than two series side by side), otherwise a new
  * attempt series.
  */
-export async function redeliver(db: Kysely<Database>, eventId: string, now: Date) {
+export async function redeliver(db: Kysely<Database>, eventId: string, change: Change) {
+  const now = change.now;
   return db.transaction().execute(async (tx) => {
     const event = await repo.lockEvent(tx, eventId);
     if (!event) throw ApiError.notFound('No event with this id');
@@ -96,6 +106,7 @@ export async function redeliver(db: Kysely<Database>, eventId: string, now: Date
     await repo.rescheduleOpen(tx, eventId, open, now);
     await repo.insertDeliveries(tx, eventId, closed, now);
     await repo.wakeWorkers(tx);
+    await audit(tx, await accountOf(tx, event.project_id), change, 'webhook_event.resent', event.id);
     return { event, endpoints };
   });
 }
@@ -110,30 +121,43 @@ export async function findProjectEndpoint(db: Kysely<Database>, projectId: strin
 }
 
 /** Disabled endpoints get no new deliveries (the fan-out skips them) and their queue waits. */
-export async function setEndpointStatus(db: Kysely<Database>, id: string, status: 'active' | 'disabled') {
-  const row = await repo.setEndpointStatus(db, id, status);
-  if (!row) throw ApiError.notFound('No webhook endpoint with this id');
-  if (status === 'active') await repo.wakeWorkers(db);
-  return row;
+export async function setEndpointStatus(
+  db: Kysely<Database>,
+  id: string,
+  status: 'active' | 'disabled',
+  change: Change,
+) {
+  return db.transaction().execute(async (tx) => {
+    const row = await repo.setEndpointStatus(tx, id, status);
+    if (!row) throw ApiError.notFound('No webhook endpoint with this id');
+    if (status === 'active') await repo.wakeWorkers(tx);
+    const action = status === 'active' ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled';
+    await audit(tx, await accountOf(tx, row.project_id), change, action, row.id);
+    return row;
+  });
 }
 
 /** How long a rolled secret keeps signing beside the new one, so receivers can switch without a gap. */
 export const ROLL_OVERLAP_MS = 24 * 3600_000;
 
 /** A new signing secret, returned this once; the old one keeps signing too for 24 hours. */
-export async function rollEndpointSecret(db: Kysely<Database>, id: string, now: Date) {
+export async function rollEndpointSecret(db: Kysely<Database>, id: string, change: Change) {
   const secret = newSigningSecret();
-  const row = await repo.rollSecret(db, id, secret, new Date(now.getTime() + ROLL_OVERLAP_MS));
-  if (!row) throw ApiError.notFound('No webhook endpoint with this id');
-  return { endpoint: row, secret };
+  return db.transaction().execute(async (tx) => {
+    const row = await repo.rollSecret(tx, id, secret, new Date(change.now.getTime() + ROLL_OVERLAP_MS));
+    if (!row) throw ApiError.notFound('No webhook endpoint with this id');
+    await audit(tx, await accountOf(tx, row.project_id), change, 'webhook_endpoint.secret_rolled', row.id);
+    return { endpoint: row, secret };
+  });
 }
 
 /** Queues a `webhook.test` event to this endpoint only, signed and retried like any other. */
 export async function sendTestEvent(
   db: Kysely<Database>,
   endpoint: { id: string; project_id: string },
-  now: Date,
+  change: Change,
 ) {
+  const now = change.now;
   const id = newId('evt');
   const body = JSON.stringify({
     id,
@@ -141,11 +165,20 @@ export async function sendTestEvent(
     created_at: now.toISOString(),
     data: { endpoint_id: endpoint.id, message: 'A test event from the Paydesk dashboard' },
   });
-  await db
-    .transaction()
-    .execute((tx) =>
-      repo.insertTestEvent(tx, { id, project_id: endpoint.project_id, body, created_at: now }, endpoint.id),
+  await db.transaction().execute(async (tx) => {
+    await repo.insertTestEvent(
+      tx,
+      { id, project_id: endpoint.project_id, body, created_at: now },
+      endpoint.id,
     );
+    await audit(
+      tx,
+      await accountOf(tx, endpoint.project_id),
+      change,
+      'webhook_endpoint.test_sent',
+      endpoint.id,
+    );
+  });
   return id;
 }
 
@@ -160,8 +193,8 @@ export async function resendInvoiceEvent(
   projectId: string,
   invoiceId: string,
   eventId: string,
-  now: Date,
+  change: Change,
 ) {
   const event = await findInvoiceEvent(db, projectId, invoiceId, eventId);
-  return redeliver(db, event.id, now);
+  return redeliver(db, event.id, change);
 }

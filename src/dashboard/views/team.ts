@@ -1,4 +1,5 @@
-import type { AuditRow, DashboardUserRow } from '../../users/user.table.js';
+import type { AuditRow } from '../../audit/audit.table.js';
+import type { DashboardUserRow } from '../../users/user.table.js';
 import { html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { csrf, errorSummary, ROOT, shell, time } from '../layout.js';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { byOperator } from '../audit/audit.js';
 import { ok } from '../http/envelope.js';
 import { ApiError } from '../http/errors.js';
 import { errorResponses, nullable, PathId, Success } from '../http/schemas.js';
@@ -68,7 +69,7 @@ export const brandingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.db,
         request.params.id,
         request.body.brand_color,
-        app.clock(),
+        byOperator(app.clock()),
       );
       return ok(request, 'Branding updated', branding(row));
     },
@@ -112,7 +113,7 @@ export const brandingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request) => {
         const upload = { contentType: request.headers['content-type'], body: request.body };
-        const row = await service.uploadLogo(app.db, request.params.id, upload, app.clock());
+        const row = await service.uploadLogo(app.db, request.params.id, upload, byOperator(app.clock()));
         return ok(request, 'Logo uploaded', branding(row));
       },
     );
@@ -130,6 +131,10 @@ export const brandingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      ok(request, 'Logo removed', branding(await service.removeLogo(app.db, request.params.id))),
+      ok(
+        request,
+        'Logo removed',
+        branding(await service.removeLogo(app.db, request.params.id, byOperator(app.clock()))),
+      ),
   );
 };

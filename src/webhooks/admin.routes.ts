@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { byOperator } from '../audit/audit.js';
 import { ok, okWithMeta } from '../http/envelope.js';
 import { PAGE_QUERY_FIELDS, PaginationMeta } from '../http/pagination.js';
 import { errorResponses, nullable, PathId, Success, SuccessWithMeta } from '../http/schemas.js';
@@ -79,7 +80,7 @@ export const webhookAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.params.id,
         request.body,
         app.config.webhookAllowPrivate,
-        app.clock(),
+        byOperator(app.clock()),
       );
       reply.code(201);
       return ok(request, 'Webhook endpoint created; store the secret now, it is not shown again', {
@@ -120,7 +121,7 @@ export const webhookAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const row = await service.deleteEndpoint(app.db, request.params.id, app.clock());
+      const row = await service.deleteEndpoint(app.db, request.params.id, byOperator(app.clock()));
       return ok(request, 'Webhook endpoint deleted', toEndpoint(row));
     },
   );
@@ -160,7 +161,11 @@ export const webhookAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { event, endpoints } = await service.redeliver(app.db, request.params.event, app.clock());
+      const { event, endpoints } = await service.redeliver(
+        app.db,
+        request.params.event,
+        byOperator(app.clock()),
+      );
       const n = endpoints.length;
       return ok(
         request,

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { OPERATOR } from '../audit/audit.js';
 import { ok } from '../http/envelope.js';
 import { errorResponses, PathId, StringEnum, Success } from '../http/schemas.js';
-import { OPERATOR } from './audit.js';
 import { inviteUser } from './service.js';
 import { DashboardUserSchema, toUser } from './user.js';
 import { ROLES } from './user.table.js';

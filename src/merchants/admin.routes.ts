@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { byOperator } from '../audit/audit.js';
 import { ok } from '../http/envelope.js';
 import { errorResponses, nullable, PathId, StringEnum, Success } from '../http/schemas.js';
+import { CURRENCIES } from '../networks/network.js';
 import {
   AccountSchema,
   ActiveStatusSchema,
@@ -12,9 +14,8 @@ import {
   toAccount,
   toApiKey,
   toProject,
-} from '../merchants/merchant.js';
-import * as merchants from '../merchants/service.js';
-import { CURRENCIES } from '../networks/network.js';
+} from './merchant.js';
+import * as merchants from './service.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const NetworkName = Type.String({
@@ -48,7 +49,7 @@ const ApiKeyRef = Type.Ref(ApiKeySchema);
 const tags = ['Admin'];
 
 /** The operator's API for accounts, projects and keys (contract §8), under /v1/admin (see app.ts). */
-export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const merchantAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/accounts',
     {
@@ -61,7 +62,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const account = await merchants.createAccount(app.db, request.body, app.clock());
+      const account = await merchants.createAccount(app.db, request.body, byOperator(app.clock()));
       reply.code(201);
       return ok(request, 'Account created', toAccount(account));
     },
@@ -84,7 +85,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.db,
         request.params.id,
         request.body.status,
-        app.clock(),
+        byOperator(app.clock()),
       );
       return ok(request, 'Account updated', toAccount(account));
     },
@@ -112,7 +113,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const project = await merchants.createProject(app.db, app.config.networks, request.body, app.clock());
+      const project = await merchants.createProject(
+        app.db,
+        app.config.networks,
+        request.body,
+        byOperator(app.clock()),
+      );
       reply.code(201);
       return ok(request, 'Project created', toProject(project));
     },
@@ -146,7 +152,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.config.networks,
         request.params.id,
         request.body,
-        app.clock(),
+        byOperator(app.clock()),
       );
       return ok(request, 'Project updated', toProject(project));
     },
@@ -185,7 +191,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.db,
         request.params.id,
         request.body ?? {},
-        app.clock(),
+        byOperator(app.clock()),
       );
       reply.code(201);
       return ok(request, 'API key created; store the secret now, it is not shown again', {
@@ -207,7 +213,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const apiKey = await merchants.revokeApiKey(app.db, request.params.id, app.clock());
+      const apiKey = await merchants.revokeApiKey(app.db, request.params.id, byOperator(app.clock()));
       return ok(request, 'API key revoked', toApiKey(apiKey));
     },
   );
