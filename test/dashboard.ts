@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse as Response } from 'fastify';
+import { newOnceToken } from '../src/users/form-results.js';
 import { admin, createMerchant, type Merchant } from './app.js';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -10,6 +11,8 @@ export interface DashboardUser {
   cookie: string;
   csrf: string;
   get(url: string): Promise<Response>;
+  /** GETs where a 303 leads, as a browser does after a form (fails on any other status). */
+  follow(res: Response): Promise<Response>;
   post(
     url: string,
     form?: Record<string, string | string[]>,
@@ -35,7 +38,9 @@ export async function inviteAndAccept(
     payload: formBody({ password: PASSWORD }),
     headers: FORM,
   });
-  if (res.statusCode !== 200) throw new Error(`accept invite → ${res.statusCode} ${res.body}`);
+  if (res.statusCode !== 303 || res.headers.location !== '/dashboard/sign-in?done=password_set') {
+    throw new Error(`accept invite → ${res.statusCode} ${res.body}`);
+  }
   return { userId: user.id as string, invitePath: path };
 }
 
@@ -74,11 +79,17 @@ export async function signIn(
     cookie,
     csrf,
     get: (url) => app.inject({ url, headers: { cookie } }),
+    follow: (res) => {
+      if (res.statusCode !== 303)
+        throw new Error(`expected a 303, got ${res.statusCode} ${res.body.slice(0, 300)}`);
+      return app.inject({ url: String(res.headers.location), headers: { cookie } });
+    },
+    // As a browser does with a form it has just loaded: the page's CSRF token and a new one-time token.
     post: (url, form = {}, headers = {}) =>
       app.inject({
         method: 'POST',
         url,
-        payload: formBody({ _csrf: csrf, ...form }),
+        payload: formBody({ _csrf: csrf, _once: newOnceToken(), ...form }),
         headers: { ...FORM, cookie, ...headers },
       }),
   };

@@ -70,10 +70,17 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/account/totp/begin',
     { schema: { hide, body: Type.Object({ _csrf: Csrf }, { additionalProperties: false }) } },
     async (request, reply) => {
-      const enrolment = await beginTotp(app.db, userOf(request.dashboard));
-      return reply.type(html).send(enrolPage(request.dashboard, enrolment));
+      await beginTotp(app.db, userOf(request.dashboard));
+      return reply.redirect(`${ROOT}/account/totp`, 303);
     },
   );
+
+  // The enrolment in progress (a reload shows the same code to scan; "Begin" again starts over).
+  app.get('/account/totp', { schema: { hide } }, async (request, reply) => {
+    const pending = await pendingTotp(app.db, userOf(request.dashboard));
+    if (!pending) return reply.redirect(`${ROOT}/account`, 303);
+    return reply.type(html).send(enrolPage(request.dashboard, pending));
+  });
 
   app.post(
     '/account/totp/confirm',

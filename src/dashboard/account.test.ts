@@ -15,7 +15,7 @@ const codeFor = (secret: string, at: Date) =>
 
 test('two-factor: enrol with a code from the app, then sign-in asks for one', async () => {
   const { owner } = await merchantWithOwner(t.app, 'totp@shop.example');
-  const begin = await owner.post('/dashboard/account/totp/begin');
+  const begin = await owner.follow(await owner.post('/dashboard/account/totp/begin'));
   expect(begin.statusCode).toBe(200);
   expect(begin.body).toContain('<svg class="qr"');
   const secret = /Key: <code>([A-Z2-7]+)<\/code>/.exec(begin.body)?.[1] as string;

@@ -19,7 +19,20 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const secure = app.config.publicBaseUrl.startsWith('https://');
   const html = 'text/html; charset=utf-8';
 
-  app.get('/sign-in', { schema: { hide } }, async (_request, reply) => reply.type(html).send(signInPage()));
+  app.get(
+    '/sign-in',
+    { schema: { hide, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } },
+    async (request, reply) =>
+      reply
+        .type(html)
+        .send(
+          signInPage(
+            request.query.done === 'password_set'
+              ? { notice: 'Your password is set. Sign in with it now.' }
+              : undefined,
+          ),
+        ),
+  );
 
   app.post(
     '/sign-in',
@@ -111,9 +124,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         throw err;
       }
-      return reply
-        .type(html)
-        .send(signInPage({ email: invite.email, notice: 'Your password is set. Sign in with it now.' }));
+      return reply.redirect(`${ROOT}/sign-in?done=password_set`, 303);
     },
   );
 };

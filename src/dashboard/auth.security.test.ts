@@ -163,7 +163,8 @@ describe('invites', () => {
       payload: formBody({ password: PASSWORD }),
       headers: FORM,
     });
-    expect(ok.statusCode).toBe(200);
+    expect(ok.statusCode).toBe(303);
+    expect(ok.headers.location).toBe('/dashboard/sign-in?done=password_set');
   });
 
   test('the admin API refuses an over-long or unicode email, and a second user with the same email', async () => {

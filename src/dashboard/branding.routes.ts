@@ -44,12 +44,17 @@ export const brandingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw refused('The form could not be read');
       }
       const csrf = form.get('_csrf');
+      const once = form.get('_once');
       const file = form.get('logo');
       const upload: Upload =
         file instanceof Blob && file.size > 0
           ? { type: file.type, bytes: Buffer.from(await file.arrayBuffer()) }
           : undefined;
-      return { _csrf: typeof csrf === 'string' ? csrf : '', [UPLOAD]: upload };
+      return {
+        _csrf: typeof csrf === 'string' ? csrf : '',
+        ...(typeof once === 'string' ? { _once: once } : {}),
+        [UPLOAD]: upload,
+      };
     },
   );
   app.setErrorHandler((err: FastifyError, _request: FastifyRequest, _reply: FastifyReply) => {

@@ -18,7 +18,7 @@ async function foreignIds() {
     `other-${Math.random().toString(36).slice(2)}@shop.example`,
   );
   const added = await owner.post('/dashboard/webhooks', { url: 'http://127.0.0.1:9/other' });
-  expect(added.statusCode).toBe(200);
+  expect(added.statusCode).toBe(303);
   const invoice = (await createInvoice(t.app, m)).json().data.id;
   const endpoint = /\/dashboard\/webhooks\/(we_[A-Za-z0-9]+)\/test/.exec(
     (await owner.get('/dashboard/webhooks')).body,

@@ -2,14 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { PathId } from '../http/schemas.js';
 import * as merchants from '../merchants/service.js';
+import { takeSecret } from '../users/form-results.js';
 import { change } from './actor.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
+import { keepForResultPage } from './once.js';
 import { createdKeyPage, keysPage, newKeyPage, revokePage } from './views/keys.js';
 
 const hide = true;
 const KeyParams = Type.Object({ id: PathId('key', 'No API key with this id', 'The API key id') });
 const Csrf = Type.String({ maxLength: 100 });
+const FormQuery = Type.Object({ form: Type.Optional(Type.String({ maxLength: 100 })) });
 
 /** API keys (owners only), through the same service functions as the admin API. */
 export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -55,7 +58,20 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         { name },
         change(ctx, now),
       );
-      return reply.type(html).send(createdKeyPage(ctx, apiKey, secret));
+      const form = await keepForResultPage(request, secret);
+      return reply.redirect(`${ROOT}/api-keys/${apiKey.id}/created?form=${form}`, 303);
+    },
+  );
+
+  // The result page of "Create key": the secret on its first load only.
+  app.get(
+    '/api-keys/:id/created',
+    { schema: { hide, params: KeyParams, querystring: FormQuery } },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const key = await merchants.findProjectKey(app.db, ctx.project.id, request.params.id);
+      const secret = await takeSecret(app.db, ctx.session, request.query.form ?? '');
+      return reply.type(html).send(createdKeyPage(ctx, key, secret));
     },
   );
 

@@ -1,4 +1,5 @@
 import type { ProjectRow } from '../merchants/merchant.table.js';
+import { newOnceToken } from '../users/form-results.js';
 import { type Html, html } from '../web/html.js';
 import { documentShell } from '../web/layout.js';
 import { dashboardAssets } from './assets.js';
@@ -31,7 +32,8 @@ export function documentHtml(title: string, body: Html): string {
 
 /** The hidden field every state-changing form carries (see guard.ts). */
 export function csrf(ctx: DashboardContext): Html {
-  return html`<input type="hidden" name="_csrf" value="${ctx.session.csrfToken}">`;
+  // The one-time token makes each rendering of a form a form sent once (once.ts).
+  return html`<input type="hidden" name="_csrf" value="${ctx.session.csrfToken}"><input type="hidden" name="_once" value="${newOnceToken()}">`;
 }
 
 /** A signed-in page: top bar (project, user, sign-out), the navigation landmark, then the page. */

@@ -16,10 +16,17 @@ const secretOn = (html: string, id: string) =>
 describe('API keys', () => {
   test('a key created in the dashboard works against the API until it is revoked there', async () => {
     const { owner } = await merchantWithOwner(t.app, 'keys@shop.example');
-    const created = await owner.post('/dashboard/api-keys', { name: 'Shop backend' });
+    const posted = await owner.post('/dashboard/api-keys', { name: 'Shop backend' });
+    expect(posted.headers.location).toMatch(/^\/dashboard\/api-keys\/key_[A-Za-z0-9]+\/created\?form=/);
+    const created = await owner.follow(posted);
     expect(created.statusCode).toBe(200);
     const secret = secretOn(created.body, 'secret-key');
     expect(secret).toMatch(/^svc_secret_/);
+    // A reload of the result page: the key is there, its secret is not.
+    const again = await owner.follow(posted);
+    expect(again.statusCode).toBe(200);
+    expect(again.body).not.toContain(secret as string);
+    expect(again.body).toContain('cannot be shown again');
     const auth = { authorization: `Bearer ${secret}` };
     expect((await t.app.inject({ url: '/v1/merchant/me', headers: auth })).statusCode).toBe(200);
     const list = await owner.get('/dashboard/api-keys');
@@ -110,21 +117,25 @@ describe('invoices', () => {
 describe('webhooks', () => {
   test('add, send a test event, roll the secret, disable and enable', async () => {
     const { owner } = await merchantWithOwner(t.app, 'hooks@shop.example');
-    const added = await owner.post('/dashboard/webhooks', {
+    const posted = await owner.post('/dashboard/webhooks', {
       url: 'http://127.0.0.1:9/hook',
       events: ['invoice.paid', 'invoice.expired'],
     });
+    const added = await owner.follow(posted);
     expect(added.statusCode).toBe(200);
     const secret = secretOn(added.body, 'signing-secret');
     expect(secret).toMatch(/^whsec_/);
+    expect((await owner.follow(posted)).body).not.toContain(secret as string);
     const page = await owner.get('/dashboard/webhooks');
     expect(page.body).toContain('http://127.0.0.1:9/hook');
     expect(page.body).toContain('invoice.paid, invoice.expired');
     expect(page.body).not.toContain(secret as string);
     const id = /\/dashboard\/webhooks\/(we_[A-Za-z0-9]+)\/test/.exec(page.body)?.[1];
     expect((await owner.post(`/dashboard/webhooks/${id}/test`)).statusCode).toBe(303);
-    const rolled = await owner.post(`/dashboard/webhooks/${id}/roll`);
+    const roll = await owner.post(`/dashboard/webhooks/${id}/roll`);
+    const rolled = await owner.follow(roll);
     const next = secretOn(rolled.body, 'signing-secret');
+    expect((await owner.follow(roll)).body).not.toContain(next as string);
     expect(next).toMatch(/^whsec_/);
     expect(next).not.toBe(secret);
     expect((await owner.post(`/dashboard/webhooks/${id}/disable`)).statusCode).toBe(303);
@@ -212,9 +223,15 @@ describe('overview and team', () => {
 
   test('an owner invites a viewer from the Team page', async () => {
     const { owner } = await merchantWithOwner(t.app, 'team@shop.example');
-    const res = await owner.post('/dashboard/team/invite', { email: 'viewer@shop.example', role: 'viewer' });
+    const posted = await owner.post('/dashboard/team/invite', {
+      email: 'viewer@shop.example',
+      role: 'viewer',
+    });
+    const res = await owner.follow(posted);
     expect(res.statusCode).toBe(200);
-    expect(secretOn(res.body, 'invite-link')).toMatch(/\/dashboard\/invite\//);
+    const link = secretOn(res.body, 'invite-link');
+    expect(link).toMatch(/\/dashboard\/invite\//);
+    expect((await owner.follow(posted)).body).not.toContain(link as string);
     const team = await owner.get('/dashboard/team');
     expect(team.body).toContain('viewer@shop.example');
     expect(team.body).toContain('user.invited');

@@ -13,6 +13,7 @@ import { acceptForms } from './form.js';
 import { guardDashboard } from './guard.js';
 import { invoiceRoutes } from './invoices.routes.js';
 import { keyRoutes } from './keys.routes.js';
+import { sendOnce } from './once.js';
 import { overviewRoutes } from './overview.routes.js';
 import { sessionRoutes } from './session.routes.js';
 import { settingsRoutes } from './settings.routes.js';
@@ -58,6 +59,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   await app.register(async (signedIn) => {
     guardDashboard(signedIn);
+    sendOnce(signedIn);
     await signedIn.register(sessionRoutes);
     await signedIn.register(overviewRoutes);
     await signedIn.register(invoiceRoutes);

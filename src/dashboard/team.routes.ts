@@ -3,15 +3,18 @@ import { Type } from '@sinclair/typebox';
 import { auditLog } from '../audit/audit.js';
 import { ApiError } from '../http/errors.js';
 import { PathId, StringEnum } from '../http/schemas.js';
-import { inviteUser, listUsers, removeUser } from '../users/service.js';
+import { takeSecret } from '../users/form-results.js';
+import { findAccountUser, inviteUser, listUsers, removeUser } from '../users/service.js';
 import { ROLES } from '../users/user.table.js';
 import { actor } from './actor.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
+import { keepForResultPage } from './once.js';
 import { invitedPage, invitePage, teamPage } from './views/team.js';
 
 const hide = true;
 const Csrf = Type.String({ maxLength: 100 });
+const UserParams = Type.Object({ id: PathId('usr', 'No user with this id', 'The user id') });
 
 /** Team (owners only): users, invites, removal and the audit log. */
 export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -71,7 +74,8 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
             publicBaseUrl: app.config.publicBaseUrl,
           },
         );
-        return reply.type(html).send(invitedPage(ctx, user.email, inviteUrl));
+        const form = await keepForResultPage(request, inviteUrl);
+        return reply.redirect(`${ROOT}/team/${user.id}/invited?form=${form}`, 303);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
         return reply
@@ -82,12 +86,30 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // The result page of "Invite": the invite link on its first load only.
+  app.get(
+    '/team/:id/invited',
+    {
+      schema: {
+        hide,
+        params: UserParams,
+        querystring: Type.Object({ form: Type.Optional(Type.String({ maxLength: 100 })) }),
+      },
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const user = await findAccountUser(app.db, ctx.session.accountId, request.params.id);
+      const link = await takeSecret(app.db, ctx.session, request.query.form ?? '');
+      return reply.type(html).send(invitedPage(ctx, user.email, link));
+    },
+  );
+
   app.post(
     '/team/:id/remove',
     {
       schema: {
         hide,
-        params: Type.Object({ id: PathId('usr', 'No user with this id', 'The user id') }),
+        params: UserParams,
         body: Type.Object({ _csrf: Csrf }, { additionalProperties: false }),
       },
     },

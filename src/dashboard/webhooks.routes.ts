@@ -3,13 +3,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Change } from '../audit/audit.js';
 import { ApiError } from '../http/errors.js';
-import { PathId } from '../http/schemas.js';
+import { PathId, StringEnum } from '../http/schemas.js';
 import { EVENT_TYPES, type EventType } from '../invoices/events.js';
+import { takeSecret } from '../users/form-results.js';
 import * as webhooks from '../webhooks/service.js';
 import { change } from './actor.js';
 import { fields } from './form.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
+import { keepForResultPage } from './once.js';
 import { newEndpointPage, secretPage, webhooksPage } from './views/webhooks.js';
 
 const hide = true;
@@ -91,17 +93,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
           app.config.webhookAllowPrivate,
           change(ctx, now),
         );
-        return reply
-          .type(html)
-          .send(
-            secretPage(
-              ctx,
-              'Endpoint added',
-              endpoint.url,
-              secret,
-              'Give this secret to your server to verify the signatures of our requests.',
-            ),
-          );
+        const form = await keepForResultPage(request, secret);
+        return reply.redirect(`${ROOT}/webhooks/${endpoint.id}/secret?form=${form}&after=added`, 303);
       } catch (err) {
         // The SSRF refusals (webhooks/address.ts) and other field errors come back on the form.
         if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
@@ -150,17 +143,46 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const now = app.clock();
       const endpoint = await webhooks.findProjectEndpoint(app.db, ctx.project.id, request.params.id);
       const { secret } = await webhooks.rollEndpointSecret(app.db, endpoint.id, change(ctx, now));
-      return reply
-        .type(html)
-        .send(
-          secretPage(
-            ctx,
-            'Secret rolled',
-            endpoint.url,
-            secret,
-            'Requests are signed with this secret from now on, and with the old one as well for the next 24 hours, so your server can switch over without missing one.',
-          ),
-        );
+      const form = await keepForResultPage(request, secret);
+      return reply.redirect(`${ROOT}/webhooks/${endpoint.id}/secret?form=${form}&after=rolled`, 303);
+    },
+  );
+
+  // The result page of "Add endpoint" and "Roll secret": the signing secret on its first load only.
+  app.get(
+    '/webhooks/:id/secret',
+    {
+      schema: {
+        hide,
+        params: EndpointParams,
+        querystring: Type.Object({
+          form: Type.Optional(Type.String({ maxLength: 100 })),
+          after: Type.Optional(StringEnum(['added', 'rolled'])),
+        }),
+      },
+      ...owner,
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const endpoint = await webhooks.findProjectEndpoint(app.db, ctx.project.id, request.params.id);
+      const secret = await takeSecret(app.db, ctx.session, request.query.form ?? '');
+      const page =
+        request.query.after === 'rolled'
+          ? secretPage(
+              ctx,
+              'Secret rolled',
+              endpoint.url,
+              secret,
+              'Requests are signed with this secret from now on, and with the old one as well for the next 24 hours, so your server can switch over without missing one.',
+            )
+          : secretPage(
+              ctx,
+              'Endpoint added',
+              endpoint.url,
+              secret,
+              'Give this secret to your server to verify the signatures of our requests.',
+            );
+      return reply.type(html).send(page);
     },
   );
 };

@@ -163,6 +163,13 @@ export async function changePassword(
   });
 }
 
+/** A user of this account; NOT_FOUND for any other id. */
+export async function findAccountUser(db: Kysely<Database>, accountId: string, userId: string) {
+  const user = await repo.findUser(db, accountId, userId);
+  if (!user) throw ApiError.notFound('No user with this id');
+  return user;
+}
+
 export function listUsers(db: Kysely<Database>, accountId: string) {
   return repo.listUsers(db, accountId);
 }

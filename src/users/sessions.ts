@@ -12,6 +12,8 @@ export const ABSOLUTE_MS = 7 * 24 * 3600_000;
 const TOUCH_EVERY_MS = 60_000;
 
 export interface Session {
+  /** The cookie's token itself: never stored; it seals what only this session may read (form-results.ts). */
+  token: string;
   tokenHash: Buffer;
   csrfToken: string;
   userId: string;
@@ -57,6 +59,7 @@ export async function loadSession(
   }
   if (idle > TOUCH_EVERY_MS) await repo.updateSession(db, tokenHash, { last_seen_at: now });
   return {
+    token,
     tokenHash,
     csrfToken: row.csrf_token,
     userId: row.user_id,

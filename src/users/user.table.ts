@@ -35,6 +35,15 @@ export interface DashboardSessionTable {
   expires_at: Date;
 }
 
+/** A dashboard form sent once (migration 0008): where its result is, and a secret to show once there. */
+export interface DashboardFormResultTable {
+  session_hash: Buffer;
+  once: string;
+  location: string | null;
+  sealed_secret: Buffer | null;
+  created_at: Date;
+}
+
 export type DashboardUserRow = Selectable<DashboardUserTable>;
 
 declare module '../db/schema.js' {
@@ -42,5 +51,6 @@ declare module '../db/schema.js' {
     dashboard_users: DashboardUserTable;
     dashboard_invites: DashboardInviteTable;
     dashboard_sessions: DashboardSessionTable;
+    dashboard_form_results: DashboardFormResultTable;
   }
 }

@@ -2,7 +2,7 @@ import type { ApiKeyRow } from '../../merchants/merchant.table.js';
 import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { badge, csrf, ROOT, shell, time } from '../layout.js';
-import { secretField } from './secret.js';
+import { secretField, secretGone } from './secret.js';
 
 type Key = Omit<ApiKeyRow, 'key_hash'>;
 
@@ -72,13 +72,23 @@ export function newKeyPage(ctx: DashboardContext): string {
   );
 }
 
-export function createdKeyPage(ctx: DashboardContext, k: Key, secret: string): string {
+/** The result page of "Create key": the secret on its first load, and never again. */
+export function createdKeyPage(ctx: DashboardContext, k: Key, secret: string | undefined): string {
   return shell(
     ctx,
     'API keys',
     'Key created',
     html`<h1>Key created</h1>
-${secretField('secret-key', 'Secret key', secret, `Store the secret of ${k.name || 'the new key'} in your server's configuration now.`)}
+${
+  secret === undefined
+    ? secretGone('Secret key', 'If it was not stored, revoke this key and create another.')
+    : secretField(
+        'secret-key',
+        'Secret key',
+        secret,
+        `Store the secret of ${k.name || 'the new key'} in your server's configuration now.`,
+      )
+}
 <p><a class="button" href="${ROOT}/api-keys">Done</a></p>`,
   );
 }

@@ -16,3 +16,11 @@ export function secretField(id: string, label: string, value: string, note: stri
 <p class="copy-status" id="${id}-status" role="status"></p>
 </section>`;
 }
+
+/** Where a secret was, on a reload of its page: it was shown once and is gone; what to do if it was lost. */
+export function secretGone(label: string, ifLost: string): Html {
+  return html`<section class="secret">
+<h2>${label}</h2>
+<p role="status">This secret was shown once, on this page's first load, and cannot be shown again. ${ifLost}</p>
+</section>`;
+}

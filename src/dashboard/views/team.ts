@@ -3,7 +3,7 @@ import type { DashboardUserRow } from '../../users/user.table.js';
 import { html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { csrf, errorSummary, ROOT, shell, time } from '../layout.js';
-import { secretField } from './secret.js';
+import { secretField, secretGone } from './secret.js';
 
 export function teamPage(
   ctx: DashboardContext,
@@ -60,13 +60,22 @@ ${errorSummary(opts.errors ?? [])}
   );
 }
 
-export function invitedPage(ctx: DashboardContext, email: string, url: string): string {
+export function invitedPage(ctx: DashboardContext, email: string, url: string | undefined): string {
   return shell(
     ctx,
     'Team',
     'User invited',
     html`<h1>User invited</h1>
-${secretField('invite-link', 'Invite link', url, `Send this link to ${email}: it lets them set a password, works once and expires in 72 hours.`)}
+${
+  url === undefined
+    ? secretGone('Invite link', `If it was not sent to ${email}, remove the user and invite them again.`)
+    : secretField(
+        'invite-link',
+        'Invite link',
+        url,
+        `Send this link to ${email}: it lets them set a password, works once and expires in 72 hours.`,
+      )
+}
 <p><a class="button" href="${ROOT}/team">Done</a></p>`,
   );
 }

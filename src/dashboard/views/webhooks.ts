@@ -5,7 +5,7 @@ import { toAttempt } from '../../webhooks/webhook.js';
 import type { WebhookEndpointRow } from '../../webhooks/webhook.table.js';
 import type { DashboardContext } from '../context.js';
 import { badge, csrf, errorSummary, ROOT, shell, time } from '../layout.js';
-import { secretField } from './secret.js';
+import { secretField, secretGone } from './secret.js';
 
 export interface EndpointView {
   endpoint: WebhookEndpointRow;
@@ -94,7 +94,7 @@ export function secretPage(
   ctx: DashboardContext,
   title: string,
   url: string,
-  secret: string,
+  secret: string | undefined,
   note: string,
 ): string {
   return shell(
@@ -103,7 +103,11 @@ export function secretPage(
     title,
     html`<h1>${title}</h1>
 <p>Endpoint <code>${url}</code></p>
-${secretField('signing-secret', 'Signing secret', secret, note)}
+${
+  secret === undefined
+    ? secretGone('Signing secret', 'If it was not stored, roll the secret to get a new one.')
+    : secretField('signing-secret', 'Signing secret', secret, note)
+}
 <p><a class="button" href="${ROOT}/webhooks">Done</a></p>`,
   );
 }
