@@ -93,6 +93,6 @@ test('observe() stores what the reference model says, with exactly one event per
       const shown = await t.app.inject({ url: `/v1/merchant/invoices/${invoice.id}`, headers: m.auth });
       expect(shown.json().data.amount_paid).toBe(formatMoney(model.confirmedSum() as Money));
     }),
-    { numRuns: 40 },
+    { numRuns: 30 },
   );
 }, 120_000);
