@@ -5,8 +5,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TEST_XPUB } from './chain/wallet.js';
 import { startChain, stopAllChains } from './chain.js';
 import { deployTokens, localNetworkEnv } from './chain-app.js';
-import { freshDatabase } from './database.js';
-import { callPaydesk, killAll, removeTempDirs, startPaydesk, tempDir } from './process.js';
+import { freshDatabase, onPostgres } from './database.js';
+import { callPaydesk, demoFolder, killAll, removeTempDirs, startPaydesk, tempDir } from './process.js';
 
 const ADMIN_TOKEN = 'chain-recovery-admin-token-7Hq2Lp';
 const SLOW = 240_000;
@@ -58,9 +58,10 @@ describe('the chain watcher survives crashes and a flaky node', () => {
       const tokens = await deployTokens(chain);
       const proxy = await flakyProxy(chain.rpcUrl, 0.1);
       const db = await freshDatabase();
-      const cwd = await tempDir();
+      // On PGlite, a folder `npm start` has already initialised: the test is about the restart, not initdb.
+      const { cwd } = onPostgres ? { cwd: await tempDir() } : await demoFolder();
       const env = {
-        DATABASE_URL: db.url === 'pglite://memory' ? `pglite://${cwd}/db` : db.url,
+        ...(onPostgres ? { DATABASE_URL: db.url } : {}),
         PAYDESK_ADMIN_TOKEN: ADMIN_TOKEN,
         RATE_LIMIT_MAX: '100000',
         // Small ranges, so that the backlog takes many steps and a kill lands between two of them.

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { freshDatabase } from './database.js';
-import { callPaydesk, killAll, removeTempDirs, startPaydesk, tempDir } from './process.js';
+import { freshDatabase, onPostgres } from './database.js';
+import { callPaydesk, demoFolder, killAll, removeTempDirs, startPaydesk, tempDir } from './process.js';
 
 const ADMIN_TOKEN = 'durability-test-admin-token-9Kd3Wq';
 const SLOW = 240_000;
@@ -36,9 +36,10 @@ describe('webhook delivery survives a crash', () => {
     async () => {
       const receiver = await startReceiver();
       const db = await freshDatabase();
-      const cwd = await tempDir();
+      // On PGlite, a folder `npm start` has already initialised: the test is about the restart, not initdb.
+      const { cwd } = onPostgres ? { cwd: await tempDir() } : await demoFolder();
       const env = {
-        DATABASE_URL: db.url === 'pglite://memory' ? `pglite://${cwd}/db` : db.url,
+        ...(onPostgres ? { DATABASE_URL: db.url } : {}),
         PAYDESK_ADMIN_TOKEN: ADMIN_TOKEN,
         PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true',
       };

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -12,7 +12,11 @@ import { migrate } from '../src/db/migrate.js';
  * database is built once per run and every test file starts from a copy of it.
  */
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
-  if (process.env.TEST_DATABASE_URL) return;
+  // Where the first worker that needs it makes the demo folder template (test/process.ts demoFolder).
+  const demoTemplateDir = path.join(tmpdir(), `paydesk-template-${process.pid}`);
+  provide('demoTemplateDir', demoTemplateDir);
+  const teardown = () => rm(demoTemplateDir, { recursive: true, force: true });
+  if (process.env.TEST_DATABASE_URL) return teardown;
   const pglite = await PGlite.create();
   const db = new Kysely<unknown>({
     dialect: new PostgresDialect({ pool: new pg.Pool(createPgConfig(pglite) as pg.PoolConfig) }),
@@ -24,10 +28,12 @@ export default async function setup({ provide }: { provide: (key: string, value:
   const file = path.join(tmpdir(), `paydesk-test-snapshot-${process.pid}.tar`);
   await writeFile(file, Buffer.from(await snapshot.arrayBuffer()));
   provide('pgliteSnapshot', file);
+  return teardown;
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteSnapshot: string;
+    demoTemplateDir: string;
   }
 }

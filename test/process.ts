@@ -1,13 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { inject } from 'vitest';
+import { openDatabase } from '../src/db/database.js';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 // Resolved here, not by the child: its cwd is a temp folder where `--import tsx` would not resolve.
@@ -271,21 +273,13 @@ let template: Promise<{ dir: string; secret: string }> | undefined;
 /**
  * A folder holding an embedded database that `npm start` has already created, with its demo project,
  * copied afresh for each caller: a start on it skips PGlite's initdb (several seconds). The template
- * is made once per test worker, by the real entry point, so it is exactly what a first start leaves.
+ * is made once per run, by the real entry point, so it is exactly what a first start leaves: the
+ * first worker to need it makes it (an exclusive mkdir decides which), the others wait for its
+ * `secret` file to appear.
  */
 export async function demoFolder(): Promise<{ cwd: string; secret: string; lockFile: string }> {
-  template ??= (async () => {
-    // Not in tempDirs: it outlives each test file's cleanup, and goes when the worker exits.
-    const dir = await mkdtemp(path.join(tmpdir(), 'paydesk-template-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const first = await startPaydesk({ cwd: dir });
-    await first.waitForStdout(BANNER_PRINTED);
-    const secret = demoSecret(first.stdout());
-    const exit = await first.stop();
-    if (exit.code !== 0) throw new Error(`the template's first start exited ${exit.code ?? exit.signal}`);
-    return { dir, secret };
-  })();
-  // A failed attempt is not cached: the next caller tries again.
+  template ??= sharedTemplate(inject('demoTemplateDir'));
+  // A failed attempt is not cached: the next caller tries again, in a folder of its own.
   template.catch(() => {
     template = undefined;
   });
@@ -294,4 +288,54 @@ export async function demoFolder(): Promise<{ cwd: string; secret: string; lockF
   tempDirs.push(cwd);
   await cp(path.join(dir, '.paydesk'), path.join(cwd, '.paydesk'), { recursive: true });
   return { cwd, secret, lockFile: path.join(cwd, '.paydesk', 'db.lock') };
+}
+
+async function sharedTemplate(dir: string): Promise<{ dir: string; secret: string }> {
+  const secretFile = path.join(dir, 'secret');
+  const failedFile = path.join(dir, 'failed');
+  try {
+    await mkdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // Another worker makes it (the run's global teardown removes it): wait for its outcome.
+    for (;;) {
+      if (existsSync(secretFile)) return { dir, secret: await readFile(secretFile, 'utf8') };
+      if (existsSync(failedFile))
+        return makeTemplate(await mkdtemp(path.join(tmpdir(), 'paydesk-template-')));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  try {
+    const made = await makeTemplate(dir);
+    // Written whole, then renamed: a waiter never reads half a secret.
+    await writeFile(`${secretFile}.tmp`, made.secret);
+    await rename(`${secretFile}.tmp`, secretFile);
+    return made;
+  } catch (err) {
+    await writeFile(failedFile, String(err));
+    throw err;
+  }
+}
+
+async function makeTemplate(dir: string): Promise<{ dir: string; secret: string }> {
+  const first = await startPaydesk({ cwd: dir });
+  await first.waitForStdout(BANNER_PRINTED);
+  const secret = demoSecret(first.stdout());
+  const exit = await first.stop();
+  if (exit.code !== 0) throw new Error(`the template's first start exited ${exit.code ?? exit.signal}`);
+  return { dir, secret };
+}
+
+/**
+ * The ids of the invoices a stopped Paydesk left in its embedded database at `cwd`, read in this
+ * process: what it committed, without the seconds a restart costs.
+ */
+export async function storedInvoiceIds(cwd: string): Promise<string[]> {
+  const database = await openDatabase(`pglite://${path.join(cwd, '.paydesk', 'db')}`);
+  try {
+    const rows = await database.db.selectFrom('invoices').select('id').orderBy('id').execute();
+    return rows.map((r) => r.id);
+  } finally {
+    await database.close();
+  }
 }

@@ -1,7 +1,16 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { api, beginPost, demoFolder, killAll, removeTempDirs, SLOW, startPaydesk } from './process.js';
+import {
+  api,
+  beginPost,
+  demoFolder,
+  killAll,
+  removeTempDirs,
+  SLOW,
+  startPaydesk,
+  storedInvoiceIds,
+} from './process.js';
 
 afterEach(killAll);
 afterAll(removeTempDirs);
@@ -50,14 +59,10 @@ describe('graceful shutdown', () => {
       expect(existsSync(lockFile)).toBe(false);
       expect(server.stderr()).toBe('');
 
-      // What was answered 201 was committed: a restart on the same folder lists all five.
-      const restarted = await startPaydesk({ cwd });
-      await restarted.ready();
-      const list = await api(restarted, 'GET', '/v1/merchant/invoices?order_id=in-flight-3', secret);
-      expect(list.body.data.map((i: any) => i.id)).toEqual([responses[2]?.body.data.id]);
-      const all = await api(restarted, 'GET', '/v1/merchant/invoices', secret);
-      expect(all.body.meta.pagination.total).toBe(5);
-      expect(await restarted.stop()).toEqual({ code: 0, signal: null });
+      // What was answered 201 was committed: the folder holds those five invoices and no other.
+      // (A restart after a clean stop is test/quick-start.test.ts's; here the database alone is read.)
+      const answered = responses.map((r) => r.body.data.id as string);
+      expect(await storedInvoiceIds(cwd)).toEqual(answered.sort());
     },
     SLOW,
   );
@@ -139,15 +144,9 @@ describe('graceful shutdown under load', () => {
         expect(e.reusedSocket).toBe(false);
       }
 
+      // Every invoice acknowledged is stored, and nothing else is (a 503 committed nothing).
       const acknowledged = answers.filter((a) => a.status === 201).map((a) => a.body.data.id as string);
-      const restarted = await startPaydesk({ cwd, env });
-      await restarted.ready();
-      const stored = await api(restarted, 'GET', '/v1/merchant/invoices?limit=1', secret);
-      expect(stored.body.meta.pagination.total).toBe(acknowledged.length);
-      for (const id of acknowledged.slice(0, 20)) {
-        expect((await api(restarted, 'GET', `/v1/merchant/invoices/${id}`, secret)).status).toBe(200);
-      }
-      expect(await restarted.stop()).toEqual({ code: 0, signal: null });
+      expect(await storedInvoiceIds(cwd)).toEqual(acknowledged.sort());
     },
     SLOW,
   );

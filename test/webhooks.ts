@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DeliveryTuning } from '../src/webhooks/delivery.job.js';
+import { claimDue } from '../src/webhooks/delivery.repository.js';
 import { RETRY_DELAYS_MS } from '../src/webhooks/schedule.js';
 import { startWorkers } from '../src/workers.js';
 import {
@@ -186,6 +187,28 @@ export async function startDeliveryHarness(tuning: Partial<DeliveryTuning> = {})
     wake() {
       worker?.wake();
     },
+    /**
+     * That nothing more can be sent to the endpoint, shown from state rather than by waiting to see
+     * that nothing comes: the worker is stopped (its rounds and sends end, an aborted send hands its
+     * lease back), and no delivery of the endpoint is left that a worker could claim at the
+     * harness's clock, by the same query the worker claims with. Then the worker starts again.
+     */
+    async nothingMoreFor(endpointId: string) {
+      await worker?.stop();
+      worker = undefined;
+      const now = clock();
+      // A lease that ends now: anything claimed here stays claimable, so the check changes nothing.
+      const claimable = await claimDue(t.database.db, {
+        now,
+        leaseUntil: now,
+        limit: 1000,
+        perEndpoint: 1000,
+        busy: new Map(),
+        inFlight: [],
+      });
+      worker = await startWorker();
+      return claimable.filter((d) => d.endpoint_id === endpointId);
+    },
     async close() {
       await worker?.stop();
       await Promise.all(receivers.map((r) => r.close()));
@@ -195,6 +218,3 @@ export async function startDeliveryHarness(tuning: Partial<DeliveryTuning> = {})
 }
 
 export type DeliveryHarness = Awaited<ReturnType<typeof startDeliveryHarness>>;
-
-/** A short pause, to show that something does NOT happen. */
-export const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));

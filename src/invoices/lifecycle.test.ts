@@ -153,6 +153,39 @@ describe('contract §9, row by row', () => {
     expect(state.status).toBe('expired');
   });
 
+  test('a recorded payment reversed after the late window leaves the expired invoice expired', () => {
+    const { state, events } = run(invoice(), [
+      [pay('1.00', true, '0xa'), afterExpiry(LATE_PAYMENT_WINDOW_MS + 1)],
+      [{ kind: 'reversal', txHash: '0xa' }, afterExpiry(LATE_PAYMENT_WINDOW_MS + 2)],
+    ]);
+    expect(state).toMatchObject({ status: 'expired', failureReason: null });
+    expect(events).toEqual(['pending→invoice.expired', 'expired→invoice.payment_detected']);
+  });
+
+  test('a payment mined again after a reversal is the latest standing: tx_hash names it', () => {
+    const { state } = run(invoice(), [
+      [pay('1.00', false, '0xa'), at(1000)],
+      [{ kind: 'reversal', txHash: '0xa' }, at(2000)],
+      [pay('1.00', false, '0xb'), at(3000)],
+      [pay('1.00', false, '0xa'), at(4000)],
+    ]);
+    expect(state.txHash).toBe('0xa');
+  });
+
+  test('of payments seen at the same instant, the greatest tx_hash is the latest, whatever the order seen', () => {
+    for (const order of [
+      ['0xa', '0xb'],
+      ['0xb', '0xa'],
+    ]) {
+      const { state } = run(
+        invoice(),
+        order.map((tx) => [pay('1.00', false, tx), at(1000)]),
+      );
+      expect(state.txHash).toBe('0xb');
+      expect(state.payments.map((p) => p.txHash)).toEqual(['0xa', '0xb']);
+    }
+  });
+
   test('a reversed confirmed payment on an open invoice → failed payment_reversed', () => {
     const { state } = run(invoice(), [
       [pay('4.00', true, '0xa'), at(1000)],

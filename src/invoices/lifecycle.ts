@@ -205,13 +205,24 @@ function applyObservation(
     reversedConfirmed = existing.status === 'confirmed';
     payment = { ...existing, status: 'reversed', reversedAt: now };
   }
-  const payments = existing
-    ? s.payments.map((p) => (p === existing ? payment : p))
-    : [...s.payments, payment];
+  // A payment seen anew (mined again after a reversal) moves to where its new seenAt puts it.
+  const payments =
+    existing && !detected
+      ? s.payments.map((p) => (p === existing ? payment : p))
+      : [...s.payments.filter((p) => p !== existing), payment].sort(seenOrder);
   const next: InvoiceState = { ...s, payments };
   // Terminal invoices keep their tx_hash; open ones show the latest payment still standing.
   if (!isTerminal(s.status)) next.txHash = latestStanding(payments);
   return { state: next, payment, detected, reversedConfirmed };
+}
+
+/**
+ * The order of `payments`: as seen, and those seen at the same instant (one block's transfers) by
+ * tx_hash, so that "the latest" is the same whether the state was just computed or read back from rows
+ * in whatever order the database returns them.
+ */
+export function seenOrder(a: Payment, b: Payment): number {
+  return a.seenAt.getTime() - b.seenAt.getTime() || (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : 0);
 }
 
 function latestStanding(payments: readonly Payment[]): string | null {
@@ -226,7 +237,9 @@ function latestStanding(payments: readonly Payment[]): string | null {
 function settle(s: InvoiceState, now: Date, emitted: Emitted[], reversedConfirmed: boolean): InvoiceState {
   if (isTerminal(s.status)) return s;
   const from = s.status;
-  if (reversedConfirmed) {
+  const inLateWindow = now.getTime() <= s.expiresAt.getTime() + LATE_PAYMENT_WINDOW_MS;
+  // Past the late window an expired invoice only records payments, and so only records their reversal.
+  if (reversedConfirmed && (from === 'pending' || inLateWindow)) {
     return emit(
       emitted,
       from,
@@ -239,7 +252,7 @@ function settle(s: InvoiceState, now: Date, emitted: Emitted[], reversedConfirme
     // On time: before the deadline, or held open past it by a payment first seen before it.
     return emit(emitted, from, { ...s, status: 'paid', paidAt: now }, 'invoice.paid');
   }
-  if (from === 'expired' && now.getTime() <= s.expiresAt.getTime() + LATE_PAYMENT_WINDOW_MS) {
+  if (from === 'expired' && inLateWindow) {
     if (paid >= s.amount) {
       return emit(emitted, from, { ...s, status: 'paid', paidAt: now, paidLate: true }, 'invoice.paid');
     }

@@ -11,6 +11,7 @@ import {
   type Observation,
   type Payment,
   schedule,
+  seenOrder,
   transition,
 } from './lifecycle.js';
 import * as repo from './observe.repository.js';
@@ -117,8 +118,7 @@ export function stateOf(row: StateColumns, payments: readonly PaymentRow[]): Inv
     txHash: row.tx_hash,
     paidLate: row.paid_late,
     failureReason: row.failure_reason,
-    payments: [...payments]
-      .sort((a, b) => a.seen_at.getTime() - b.seen_at.getTime())
+    payments: payments
       .map((p) => ({
         txHash: p.tx_hash,
         amount: money(p.amount),
@@ -130,7 +130,8 @@ export function stateOf(row: StateColumns, payments: readonly PaymentRow[]): Inv
           p.block_number === null || p.block_hash === null
             ? null
             : { number: BigInt(p.block_number), hash: p.block_hash },
-      })),
+      }))
+      .sort(seenOrder),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { admin, createMerchant, type Merchant, startTestApp, type TestApp } from '../app.js';
 import { inviteAndAccept, PASSWORD } from '../dashboard.js';
 import { type Receiver, startReceiver, startTestWorker } from '../webhooks.js';
-import { launchChromium } from './chromium.js';
+import { closeAfterTest, launchChromium } from './chromium.js';
 
 export const OWNER = 'owner@acme.example';
 export const VIEWER = 'viewer@acme.example';
@@ -38,6 +38,7 @@ export async function startDashboardHarness(): Promise<DashboardHarness> {
   const problems: string[] = [];
   const open = async (url: string, options: BrowserContextOptions = {}) => {
     const context = await browser.newContext(options);
+    closeAfterTest(context);
     const page = await context.newPage();
     page.on('console', (msg) => {
       if (/Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(msg.text());

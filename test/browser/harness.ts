@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { ADMIN_TOKEN, manualClock, startTestApp, type TestApp } from '../app.js';
-import { launchChromium } from './chromium.js';
+import { closeAfterTest, launchChromium } from './chromium.js';
 import { type State, sandboxProject, seedStates, simulate } from './seed.js';
 
 export interface Harness {
@@ -46,6 +46,7 @@ export async function startHarness(): Promise<Harness> {
     pay: (id, body = {}) => simulate(t.app, ADMIN_TOKEN, id, body),
     async open(url, options = {}) {
       const context = await browser.newContext(options);
+      closeAfterTest(context);
       const page = await context.newPage();
       page.on('console', (msg) => {
         if (/Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(msg.text());
