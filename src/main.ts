@@ -58,8 +58,12 @@ async function main() {
   if (config.role === 'worker') await app.ready();
   else await app.listen({ port: config.port, host: config.host });
   log.info({ role: config.role }, 'paydesk started');
-  if (demo) process.stdout.write(`${demoBanner(demo.secret, config.publicBaseUrl)}\n`);
-  if (demoInvite) process.stdout.write(`${demoOwnerBanner(demoInvite, config.publicBaseUrl)}\n`);
+  // One write for the whole banner: nothing (a log line) can land inside it.
+  const banners = [
+    demo ? `${demoBanner(demo.secret, config.publicBaseUrl)}\n` : '',
+    demoInvite ? `${demoOwnerBanner(demoInvite, config.publicBaseUrl)}\n` : '',
+  ].join('');
+  if (banners) process.stdout.write(banners);
 }
 
 /**
