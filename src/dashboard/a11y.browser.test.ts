@@ -1,16 +1,13 @@
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { admin, createInvoice } from '../../test/app.js';
+import { accessibilityProblems, VIEWPORTS } from '../../test/browser/axe.js';
 import { skipBrowserTests } from '../../test/browser/chromium.js';
 import { type DashboardHarness, OWNER, startDashboardHarness } from '../../test/browser/dashboard.js';
 import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const VIEWPORTS = { phone: { width: 375, height: 812 }, desktop: { width: 1280, height: 900 } };
-const SCHEMES = ['light', 'dark'] as const;
 /**
  * Set to write every page's screenshot, dashboard-<page>-<scheme>-<device>.png (`1`: into
  * docs/screenshots/, which keeps only the few the docs show; anything else: that folder). The full
@@ -22,13 +19,6 @@ const SHOTS_DIR =
   target && target !== '1'
     ? pathToFileURL(`${target}/`)
     : new URL('../../docs/screenshots/', import.meta.url);
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
 
 let h: DashboardHarness;
 let invoiceId: string;
@@ -105,14 +95,10 @@ const PAGES: Array<{ name: string; signedIn: boolean; reach: (page: Page) => Pro
 ];
 
 describe.skipIf(skipBrowserTests)('accessibility (axe-core) and layout of every dashboard page', () => {
-  const cases = Object.entries(VIEWPORTS).flatMap(([device, viewport]) =>
-    SCHEMES.map((colorScheme) => ({ device, viewport, colorScheme })),
-  );
-
-  test.each(cases)(
-    'no serious or critical violation and no sideways scrolling: $device, $colorScheme',
-    async ({ device, viewport, colorScheme }) => {
-      const options = { viewport, colorScheme, bypassCSP: true }; // only so that axe can be injected
+  test.each(Object.entries(VIEWPORTS).map(([device, viewport]) => ({ device, viewport })))(
+    'no serious or critical violation, light or dark, and no sideways scrolling: $device',
+    async ({ device, viewport }) => {
+      const options = { viewport, bypassCSP: true }; // only so that axe can be injected
       const signedIn = await h.signedIn(OWNER, options);
       const anonymous = await h.open('', options);
       const found: string[] = [];
@@ -120,23 +106,12 @@ describe.skipIf(skipBrowserTests)('accessibility (axe-core) and layout of every 
       for (const { name, signedIn: needsSession, reach } of PAGES) {
         const page = needsSession ? signedIn : anonymous;
         await reach(page);
-        await page.addScriptTag({ path: AXE });
-        const violations: Violation[] = await page.evaluate(async () => {
-          const result = await (globalThis as any).axe.run((globalThis as any).document, {
-            resultTypes: ['violations'],
-          });
-          return result.violations;
-        });
-        for (const v of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
-          found.push(`${name}: ${v.id} (${v.help}) at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-        }
-        const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
-        if (width > viewport.width)
-          found.push(`${name}: the page is ${width} px wide, wider than the screen`);
-        if (SCREENSHOTS) {
-          const file = new URL(`dashboard-${name}-${colorScheme}-${device}.png`, SHOTS_DIR);
+        const shoot = async (scheme: string) => {
+          if (!SCREENSHOTS) return;
+          const file = new URL(`dashboard-${name}-${scheme}-${device}.png`, SHOTS_DIR);
           await page.screenshot({ path: file.pathname, fullPage: device === 'desktop' });
-        }
+        };
+        found.push(...(await accessibilityProblems(page, name, viewport.width, shoot)));
       }
       await signedIn.context().close();
       await anonymous.context().close();
