@@ -24,13 +24,14 @@ import { healthRoutes } from './health/routes.js';
 import { clientErrorHandler, rememberEarlyAnswers } from './http/client-error.js';
 import { type Drain, registerDrain } from './http/drain.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import type { FieldError } from './http/errors.js';
 import { guardInput, parseJsonBody, parseQueryString } from './http/input.js';
 import { redactingChildLogger } from './http/log-redaction.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 import { onUnroutableRequest, registerRouteFallbacks } from './http/routing.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { traceIdFor } from './http/trace.js';
-import { createValidation, noControlCharacters } from './http/validation.js';
+import { createValidation, displayName, noControlCharacters } from './http/validation.js';
 import { idempotencyKeyFormat } from './invoices/idempotency.js';
 import { amountFormat, InvoiceSchema, statusListFormat } from './invoices/invoice.js';
 import { returnUrlFormat } from './invoices/return-url.js';
@@ -54,6 +55,8 @@ declare module 'fastify' {
     clock: () => Date;
     /** The HTTP side of a graceful stop (main.ts). */
     drain: Drain;
+    /** A value against a route schema's field rules, outside a route (the dashboard's forms). */
+    checkFields(schema: object, value: unknown): FieldError[];
   }
   interface FastifyRequest {
     principal: Principal;
@@ -76,6 +79,7 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 function formats(config: Config) {
   return [
     noControlCharacters,
+    displayName,
     amountFormat,
     statusListFormat,
     idempotencyKeyFormat,
@@ -134,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('db', deps.database.db);
   app.decorate('limiter', deps.limiter);
   app.decorate('clock', clock);
+  app.decorate('checkFields', validation.check);
   app.decorate(
     'authenticator',
     await createAuthenticator({

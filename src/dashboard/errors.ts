@@ -3,7 +3,7 @@ import { renderErrors, sendApiError } from '../http/error-handler.js';
 import { ApiError, type FieldError } from '../http/errors.js';
 import { noStore, setSecurityHeaders } from '../web/headers.js';
 import { html } from '../web/html.js';
-import { authPage, ROOT } from './layout.js';
+import { authPage, type PageMessage, ROOT } from './layout.js';
 
 /** No session (or an ended one): pages send the browser to sign in; JSON calls get the envelope. */
 export function signInRequired(): ApiError {
@@ -17,11 +17,11 @@ export function isJsonRoute(request: FastifyRequest): boolean {
   return request.url.startsWith(`${ROOT}/api/`);
 }
 
-function page(reply: FastifyReply, status: number, heading: string, messages: readonly string[]) {
+function page(reply: FastifyReply, status: number, heading: string, messages: readonly PageMessage[]) {
   setSecurityHeaders(reply);
   noStore(reply);
   const body = html`<h1>${heading}</h1>
-${messages.map((m) => html`<p>${m}</p>`)}
+${messages.map((m) => (typeof m === 'string' ? html`<p>${m}</p>` : html`<p data-rule="${m.rule}">${m.text}</p>`))}
 <div class="actions"><a class="button" href="${ROOT}">Back to the dashboard</a></div>`;
   return reply.code(status).type('text/html; charset=utf-8').send(authPage(heading, body));
 }
@@ -67,10 +67,22 @@ export function humanMessage(e: FieldError): string {
     : e.message;
 }
 
-/** What a VALIDATION_ERROR says, one message per violated rule (its own message when it lists none). */
-export function validationMessages(err: ApiError): string[] {
+/**
+ * What a VALIDATION_ERROR says, one message per violated rule (its own message when it lists none),
+ * each with its rule's name, which the page carries (data-rule) as the API's envelope would.
+ */
+export function validationMessages(err: ApiError): PageMessage[] {
   const errors = (err.details.errors as FieldError[] | undefined) ?? [];
-  return errors.length ? [...new Set(errors.map(humanMessage))] : [err.message];
+  if (errors.length === 0) return [err.message];
+  const seen = new Set<string>();
+  const out: PageMessage[] = [];
+  for (const e of errors) {
+    const text = humanMessage(e);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    out.push({ text, rule: e.rule });
+  }
+  return out;
 }
 
 /**

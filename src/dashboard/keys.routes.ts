@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { ApiError } from '../http/errors.js';
 import { PathId } from '../http/schemas.js';
+import { NewKeySchema } from '../merchants/fields.js';
 import * as merchants from '../merchants/service.js';
 import { takeSecret } from '../users/form-results.js';
 import { change } from './actor.js';
@@ -43,7 +45,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         hide,
         body: Type.Object(
-          { _csrf: Csrf, name: Type.String({ maxLength: 100, format: 'no-control-characters' }) },
+          { _csrf: Csrf, name: Type.String({ maxLength: 1000 }) },
           { additionalProperties: false },
         ),
       },
@@ -51,6 +53,9 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const ctx = request.dashboard;
       const now = app.clock();
+      // The admin API's rules for a new key (merchants/fields.ts), on the name as typed; stored trimmed.
+      const errors = app.checkFields(NewKeySchema, { name: request.body.name });
+      if (errors.length > 0) throw ApiError.validation(errors);
       const name = request.body.name.trim();
       const { apiKey, secret } = await merchants.issueApiKey(
         app.db,

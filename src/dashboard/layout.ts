@@ -73,10 +73,19 @@ export function authPage(title: string, panel: Html): string {
 }
 
 /** Field errors of a refused form, above it, announced. */
-export function errorSummary(messages: readonly string[]): Html {
+/** A message on a page: plain words, or a field rule's words with the rule's name (as the API says it). */
+export type PageMessage = string | { readonly text: string; readonly rule: string };
+
+function message(m: PageMessage): Html {
+  return typeof m === 'string' ? html`${m}` : html`<span data-rule="${m.rule}">${m.text}</span>`;
+}
+
+export function errorSummary(messages: readonly PageMessage[]): Html {
   if (messages.length === 0) return html``;
   return html`<div class="alert" role="alert">${
-    messages.length === 1 ? messages[0] : html`<ul>${messages.map((m) => html`<li>${m}</li>`)}</ul>`
+    messages.length === 1
+      ? message(messages[0] as PageMessage)
+      : html`<ul>${messages.map((m) => html`<li>${message(m)}</li>`)}</ul>`
   }</div>`;
 }
 

@@ -1,31 +1,36 @@
+import type { FastifyInstance } from 'fastify';
 import { ApiError, type FieldError } from '../http/errors.js';
+import { ProjectChangesSchema } from '../merchants/fields.js';
 import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from '../merchants/merchant.js';
 import type { ProjectChanges } from '../merchants/service.js';
-import { CURRENCIES } from '../networks/network.js';
 import type { SettingsForm } from './views/settings.js';
 
 /**
- * The Settings form as the changes updateProject takes. Only what a form adds is checked here (text
- * fields, minutes); the payment settings are left to updateProject, as for the admin API.
+ * The Settings form as the change PATCH /v1/admin/projects/{id} takes, held to the same field rules
+ * (merchants/fields.ts): the form only trims its text fields and turns minutes into seconds. Errors
+ * keep their rule names; the lifetime's are said in the form's own unit.
  */
-export function settingsChanges(form: SettingsForm): ProjectChanges {
-  const errors: FieldError[] = [];
-  const fail = (field: string, message: string) =>
-    errors.push({ in: 'body', field, rule: 'invalid', message });
-  const name = form.name.trim();
-  const minutes = /^\d{1,6}$/.test(form.ttl_minutes.trim()) ? Number(form.ttl_minutes.trim()) : Number.NaN;
+export function settingsChanges(app: FastifyInstance, form: SettingsForm): ProjectChanges {
+  const minutes = form.ttl_minutes.trim();
   const xpub = form.xpub.trim();
-  if (name.length < 1 || name.length > 100) fail('name', 'The project name must be 1 to 100 characters long');
-  if (!(minutes * 60 >= MIN_TTL_SECONDS && minutes * 60 <= MAX_TTL_SECONDS)) {
-    fail('ttl_minutes', 'The invoice lifetime must be a whole number of minutes from 1 to 10080');
-  }
-  if (!(CURRENCIES as readonly string[]).includes(form.currency)) fail('currency', 'Choose USDT or USDC');
-  if (errors.length) throw ApiError.validation(errors);
-  return {
-    name,
-    invoice_ttl_seconds: minutes * 60,
+  const changes = {
+    name: form.name,
+    invoice_ttl_seconds: /^\d{1,7}$/.test(minutes) ? Number(minutes) * 60 : minutes,
     network: form.network,
     currency: form.currency,
     xpub: xpub === '' ? null : xpub,
+  };
+  // The name is checked as typed (so "   " breaks the same rule as through the API) and stored trimmed.
+  const errors = app.checkFields(ProjectChangesSchema, changes).map(inMinutes);
+  if (errors.length > 0) throw ApiError.validation(errors);
+  return { ...changes, name: changes.name.trim() } as ProjectChanges;
+}
+
+function inMinutes(e: FieldError): FieldError {
+  if (e.field !== 'invoice_ttl_seconds') return e;
+  return {
+    ...e,
+    field: 'ttl_minutes',
+    message: `The invoice lifetime must be a whole number of minutes from ${MIN_TTL_SECONDS / 60} to ${MAX_TTL_SECONDS / 60} (7 days)`,
   };
 }

@@ -87,7 +87,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.type(html).send(settingsPage(ctx, networks, form, { preview, branding }));
       }
       const now = app.clock();
-      const changes = settingsChanges(form);
+      const changes = settingsChanges(app, form);
       // The same function as PATCH /v1/admin/projects/{id}: one set of rules for the payment settings.
       await merchants.updateProject(app.db, networks, ctx.project.id, changes, change(ctx, now));
       return reply.redirect(`${ROOT}/settings?saved=1`, 303);

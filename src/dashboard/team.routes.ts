@@ -7,6 +7,7 @@ import { takeSecret } from '../users/form-results.js';
 import { findAccountUser, inviteUser, listUsers, removeUser } from '../users/service.js';
 import { ROLES } from '../users/user.table.js';
 import { actor } from './actor.js';
+import { validationMessages } from './errors.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
 import { keepForResultPage } from './once.js';
@@ -81,7 +82,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply
           .code(422)
           .type(html)
-          .send(invitePage(ctx, { email: email.slice(0, 254), role, errors: [err.message] }));
+          .send(invitePage(ctx, { email: email.slice(0, 254), role, errors: validationMessages(err) }));
       }
     },
   );

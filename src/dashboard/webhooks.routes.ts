@@ -4,10 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import type { Change } from '../audit/audit.js';
 import { ApiError } from '../http/errors.js';
 import { PathId, StringEnum } from '../http/schemas.js';
-import { EVENT_TYPES, type EventType } from '../invoices/events.js';
+import type { EventType } from '../invoices/events.js';
 import { takeSecret } from '../users/form-results.js';
 import * as webhooks from '../webhooks/service.js';
+import { NewEndpointSchema } from '../webhooks/webhook.js';
 import { change } from './actor.js';
+import { validationMessages } from './errors.js';
 import { fields } from './form.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
@@ -80,12 +82,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const url = request.body.url.trim();
       const events = fields(request.body, 'events');
       try {
-        const unknown = events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
-        if (unknown.length) {
-          throw ApiError.validation([
-            { in: 'body', field: 'events', rule: 'enum', message: `Unknown event type: ${unknown[0]}` },
-          ]);
-        }
+        // The admin API's rules for a new endpoint (webhooks/webhook.ts), then the service's own.
+        const errors = app.checkFields(NewEndpointSchema, { url, events });
+        if (errors.length > 0) throw ApiError.validation(errors);
         const { endpoint, secret } = await webhooks.createEndpoint(
           app.db,
           ctx.project.id,
@@ -101,7 +100,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply
           .code(422)
           .type(html)
-          .send(newEndpointPage(ctx, { url, events, errors: [err.message] }));
+          .send(newEndpointPage(ctx, { url, events, errors: validationMessages(err) }));
       }
     },
   );

@@ -40,18 +40,44 @@ export const noControlCharacters = explainedFormat('no-control-characters', (val
     : { ok: true },
 );
 
+/** A name people read (an account, a project): not only spaces, and no control characters. */
+export const displayName = explainedFormat('display-name', (value, field) => {
+  const control = noControlCharacters.explain(value, field);
+  if (!noControlCharacters.validate(value)) return { ok: false, ...control };
+  // An empty value is min_length's to refuse, not this rule's.
+  return value !== '' && value.trim() === ''
+    ? { ok: false, rule: 'blank', message: `${field} must not be only spaces` }
+    : { ok: true };
+});
+
 export interface Validation {
   /** Compiles route schemas: bodies strictly, query strings and path params with string-to-number coercion. */
   compiler: FastifySchemaCompiler<unknown>;
   /** Turns ajv's errors for one part of the request into the contract's `details.errors` entries. */
   fieldErrors(context: string, errors: readonly ErrorObject[], input: unknown): FieldError[];
+  /**
+   * Checks a value against a route schema as a body would be, outside a route: how the dashboard
+   * holds its forms to the admin API's field rules. Empty when the value is good.
+   */
+  check(schema: object, value: unknown): FieldError[];
 }
 
 export function createValidation(list: readonly ExplainedFormat[]): Validation {
   const formats = new Map(list.map((f) => [f.name, f]));
+  const checker = newAjv(false);
+  for (const f of formats.values()) checker.addFormat(f.name, { type: 'string', validate: f.validate });
+  const compiled = new WeakMap<object, ValidateFunction>();
   return {
     compiler: schemaCompiler(formats),
     fieldErrors: (context, errors, input) => toFieldErrors(formats, context, errors, input),
+    check(schema, value) {
+      let validate = compiled.get(schema);
+      if (!validate) {
+        validate = checker.compile(schema);
+        compiled.set(schema, validate);
+      }
+      return validate(value) ? [] : toFieldErrors(formats, 'body', validate.errors ?? [], value);
+    },
   };
 }
 

@@ -2,14 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { byOperator } from '../audit/audit.js';
 import { ok } from '../http/envelope.js';
-import { errorResponses, nullable, PathId, StringEnum, Success } from '../http/schemas.js';
-import { CURRENCIES } from '../networks/network.js';
+import { errorResponses, PathId, Success } from '../http/schemas.js';
+import {
+  Currency,
+  InvoiceTtlSeconds,
+  Name,
+  NetworkName,
+  NewKeySchema,
+  ProjectChangesSchema,
+  Xpub,
+} from './fields.js';
 import {
   AccountSchema,
   ActiveStatusSchema,
   ApiKeySchema,
-  MAX_TTL_SECONDS,
-  MIN_TTL_SECONDS,
   ProjectSchema,
   toAccount,
   toApiKey,
@@ -17,26 +23,6 @@ import {
 } from './merchant.js';
 import * as merchants from './service.js';
 
-const Name = Type.String({ minLength: 1, maxLength: 100 });
-const NetworkName = Type.String({
-  pattern: '^[a-z0-9-]{1,32}$',
-  description: '`sandbox`, or a chain network of the registry (see docs/networks.md)',
-  examples: ['polygon'],
-});
-const Xpub = nullable(
-  Type.String({
-    minLength: 1,
-    maxLength: 200,
-    description:
-      "The account-level extended public key (BIP32) that deposit addresses are derived from: m/44'/60'/0' on EVM networks, m/44'/195'/0' on TRON; required on a chain, never a private key",
-    examples: ['xpub6C…'],
-  }),
-);
-const Ttl = Type.Integer({
-  minimum: MIN_TTL_SECONDS,
-  maximum: MAX_TTL_SECONDS,
-  description: 'Invoice lifetime in seconds',
-});
 const AccountParams = Type.Object({
   id: PathId('acct', 'No account with this id', 'The account id, acct_…'),
 });
@@ -102,10 +88,10 @@ export const merchantAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           {
             account_id: Type.String({ minLength: 1 }),
             name: Name,
-            currency: Type.Optional(StringEnum(CURRENCIES, { default: 'USDT' })),
+            currency: Type.Optional({ ...Currency, default: 'USDT' }),
             network: Type.Optional({ ...NetworkName, default: 'sandbox' }),
             xpub: Type.Optional(Xpub),
-            invoice_ttl_seconds: Type.Optional(Ttl),
+            invoice_ttl_seconds: Type.Optional(InvoiceTtlSeconds),
           },
           { additionalProperties: false },
         ),
@@ -132,17 +118,7 @@ export const merchantAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Change a project',
         tags,
         params: ProjectParams,
-        body: Type.Object(
-          {
-            status: Type.Optional(ActiveStatusSchema),
-            name: Type.Optional(Name),
-            invoice_ttl_seconds: Type.Optional(Ttl),
-            currency: Type.Optional(StringEnum(CURRENCIES)),
-            network: Type.Optional(NetworkName),
-            xpub: Type.Optional(Xpub),
-          },
-          { additionalProperties: false, minProperties: 1 },
-        ),
+        body: ProjectChangesSchema,
         response: { 200: Success(ProjectRef, 'The project'), ...ADMIN_ERRORS },
       },
     },
@@ -166,10 +142,7 @@ export const merchantAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Issue an API key (the secret is shown only in this response)',
         tags,
         params: ProjectParams,
-        body: Type.Object(
-          { name: Type.Optional(Type.String({ maxLength: 100 })) },
-          { additionalProperties: false },
-        ),
+        body: NewKeySchema,
         response: {
           201: Success(
             Type.Object({

@@ -3,12 +3,12 @@ import { Type } from '@sinclair/typebox';
 import { byOperator } from '../audit/audit.js';
 import { ok, okWithMeta } from '../http/envelope.js';
 import { PAGE_QUERY_FIELDS, PaginationMeta } from '../http/pagination.js';
-import { errorResponses, nullable, PathId, Success, SuccessWithMeta } from '../http/schemas.js';
+import { errorResponses, PathId, Success, SuccessWithMeta } from '../http/schemas.js';
 import * as service from './service.js';
 import {
   AttemptSchema,
   EndpointSchema,
-  EventTypeSchema,
+  NewEndpointSchema,
   RedeliverySchema,
   toAttempt,
   toEndpoint,
@@ -20,26 +20,6 @@ const EndpointParams = Type.Object({
   id: PathId('we', 'No webhook endpoint with this id', 'The endpoint id, we_…'),
 });
 const EventParams = Type.Object({ event: PathId('evt', 'No event with this id', 'The event id, evt_…') });
-
-const CreateBody = Type.Object(
-  {
-    url: Type.String({
-      minLength: 1,
-      maxLength: 2048,
-      description:
-        'https:// on a public address (http:// to a private one only with PAYDESK_WEBHOOK_ALLOW_PRIVATE=true)',
-    }),
-    events: Type.Optional(
-      nullable(
-        Type.Array(EventTypeSchema, {
-          uniqueItems: true,
-          description: 'The event types to send; absent, null or empty means all',
-        }),
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 const PageQuery = Type.Object(PAGE_QUERY_FIELDS, { additionalProperties: false });
 
@@ -58,7 +38,7 @@ export const webhookAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         params: ProjectParams,
-        body: CreateBody,
+        body: NewEndpointSchema,
         response: {
           201: Success(
             Type.Object({

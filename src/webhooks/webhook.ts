@@ -98,3 +98,24 @@ export function toRedelivery(
     })),
   };
 }
+
+/** A new endpoint: POST /v1/admin/projects/{id}/webhook-endpoints and the dashboard's "Add endpoint". */
+export const NewEndpointSchema = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        'https:// on a public address (http:// to a private one only with PAYDESK_WEBHOOK_ALLOW_PRIVATE=true)',
+    }),
+    events: Type.Optional(
+      nullable(
+        Type.Array(EventTypeSchema, {
+          uniqueItems: true,
+          description: 'The event types to send; absent, null or empty means all',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);

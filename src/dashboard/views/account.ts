@@ -2,11 +2,11 @@ import { MIN_PASSWORD_LENGTH } from '../../users/password.js';
 import { html } from '../../web/html.js';
 import { qrSvg } from '../../web/qr.js';
 import type { DashboardContext } from '../context.js';
-import { csrf, errorSummary, ROOT, shell } from '../layout.js';
+import { csrf, errorSummary, type PageMessage, ROOT, shell } from '../layout.js';
 
 export function accountPage(
   ctx: DashboardContext,
-  opts: { errors?: string[]; notice?: string | undefined } = {},
+  opts: { errors?: readonly PageMessage[]; notice?: string | undefined } = {},
 ): string {
   const s = ctx.session;
   return shell(
@@ -38,7 +38,7 @@ ${
 export function enrolPage(
   ctx: DashboardContext,
   enrolment: { secret: string; uri: string },
-  errors: string[] = [],
+  errors: readonly PageMessage[] = [],
 ): string {
   return shell(
     ctx,

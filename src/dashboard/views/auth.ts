@@ -1,8 +1,10 @@
 import { MIN_PASSWORD_LENGTH } from '../../users/password.js';
 import { html } from '../../web/html.js';
-import { authPage, errorSummary, ROOT } from '../layout.js';
+import { authPage, errorSummary, type PageMessage, ROOT } from '../layout.js';
 
-export function signInPage(opts: { email?: string; errors?: string[]; notice?: string } = {}): string {
+export function signInPage(
+  opts: { email?: string; errors?: readonly PageMessage[]; notice?: string } = {},
+): string {
   return authPage(
     'Sign in',
     html`<h1>Sign in to Paydesk</h1>
@@ -16,7 +18,7 @@ ${errorSummary(opts.errors ?? [])}
   );
 }
 
-export function invitePage(opts: { token: string; email: string; errors?: string[] }): string {
+export function invitePage(opts: { token: string; email: string; errors?: readonly PageMessage[] }): string {
   return authPage(
     'Set your password',
     html`<h1>Set your password</h1>
@@ -30,7 +32,7 @@ ${errorSummary(opts.errors ?? [])}
   );
 }
 
-export function totpPage(errors: string[] = []): string {
+export function totpPage(errors: readonly PageMessage[] = []): string {
   return authPage(
     'Two-factor code',
     html`<h1>Two-factor code</h1>

@@ -1,10 +1,11 @@
 import type { Branding } from '../../branding/branding.js';
 import { MAX_LOGO_BYTES, MAX_LOGO_SIDE } from '../../branding/logo.js';
+import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from '../../merchants/merchant.js';
 import { CURRENCIES, type NetworkRegistry, SANDBOX } from '../../networks/network.js';
 import type { AddressPreview } from '../../networks/preview.js';
 import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
-import { csrf, errorSummary, ROOT, shell } from '../layout.js';
+import { csrf, errorSummary, type PageMessage, ROOT, shell } from '../layout.js';
 
 export interface SettingsForm {
   name: string;
@@ -19,11 +20,11 @@ export function settingsPage(
   networks: NetworkRegistry,
   form: SettingsForm,
   opts: {
-    errors?: string[];
+    errors?: readonly PageMessage[];
     preview?: AddressPreview | undefined;
     notice?: string | undefined;
     branding?: Branding | undefined;
-    brandingErrors?: string[];
+    brandingErrors?: readonly PageMessage[];
   } = {},
 ): string {
   const select = (value: string, options: Array<[string, string]>) =>
@@ -48,7 +49,7 @@ ${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ''}
 ${errorSummary(opts.errors ?? [])}
 <div class="panel"><form method="post" action="${ROOT}/settings" novalidate data-settings>${csrf(ctx)}
 <div class="field"><label for="name">Project name</label><input id="name" name="name" type="text" maxlength="100" required value="${form.name}" aria-describedby="name-hint"><p class="hint" id="name-hint">Payers see it on the payment page.</p></div>
-<div class="field"><label for="ttl">Invoice lifetime (minutes)</label><input id="ttl" name="ttl_minutes" type="number" inputmode="numeric" min="1" max="10080" required value="${form.ttl_minutes}" aria-describedby="ttl-hint"><p class="hint" id="ttl-hint">How long a payer has to pay: 1 minute to 7 days.</p></div>
+<div class="field"><label for="ttl">Invoice lifetime (minutes)</label><input id="ttl" name="ttl_minutes" type="number" inputmode="numeric" min="${MIN_TTL_SECONDS / 60}" max="${MAX_TTL_SECONDS / 60}" required value="${form.ttl_minutes}" aria-describedby="ttl-hint"><p class="hint" id="ttl-hint">How long a payer has to pay: 1 minute to 7 days.</p></div>
 <div class="field"><label for="network">Network</label><select id="network" name="network">${select(form.network, networkOptions)}</select></div>
 <div class="field"><label for="currency">Currency</label><select id="currency" name="currency">${select(
       form.currency,
@@ -67,7 +68,7 @@ ${opts.branding ? brandingPanel(ctx, opts.branding, opts.brandingErrors ?? []) :
  * The payment page's branding (issue 13): the same service functions as the admin API's
  * /projects/{id}/branding and /logo, so the same contrast and image rules.
  */
-function brandingPanel(ctx: DashboardContext, b: Branding, errors: readonly string[]): Html {
+function brandingPanel(ctx: DashboardContext, b: Branding, errors: readonly PageMessage[]): Html {
   return html`<section class="panel" aria-labelledby="branding-title"><h2 id="branding-title">Payment page branding</h2>
 ${errorSummary(errors)}
 <form method="post" action="${ROOT}/settings/branding" novalidate>${csrf(ctx)}

@@ -2,7 +2,7 @@ import type { AuditRow } from '../../audit/audit.table.js';
 import type { DashboardUserRow } from '../../users/user.table.js';
 import { html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
-import { csrf, errorSummary, ROOT, shell, time } from '../layout.js';
+import { csrf, errorSummary, type PageMessage, ROOT, shell, time } from '../layout.js';
 import { secretField, secretGone } from './secret.js';
 
 export function teamPage(
@@ -40,7 +40,7 @@ ${
 
 export function invitePage(
   ctx: DashboardContext,
-  opts: { email?: string; role?: string; errors?: string[] } = {},
+  opts: { email?: string; role?: string; errors?: readonly PageMessage[] } = {},
 ): string {
   const role = opts.role ?? 'viewer';
   return shell(

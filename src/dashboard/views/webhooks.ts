@@ -4,7 +4,7 @@ import type { AttemptRow } from '../../webhooks/webhook.js';
 import { toAttempt } from '../../webhooks/webhook.js';
 import type { WebhookEndpointRow } from '../../webhooks/webhook.table.js';
 import type { DashboardContext } from '../context.js';
-import { badge, csrf, errorSummary, ROOT, shell, time } from '../layout.js';
+import { badge, csrf, errorSummary, type PageMessage, ROOT, shell, time } from '../layout.js';
 import { secretField, secretGone } from './secret.js';
 
 export interface EndpointView {
@@ -68,7 +68,7 @@ ${
 
 export function newEndpointPage(
   ctx: DashboardContext,
-  opts: { url?: string; events?: string[]; errors?: string[] } = {},
+  opts: { url?: string; events?: string[]; errors?: readonly PageMessage[] } = {},
 ): string {
   const chosen = new Set(opts.events ?? []);
   return shell(

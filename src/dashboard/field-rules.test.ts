@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../test/app.js';
+import { merchantWithOwner } from '../../test/dashboard.js';
+
+/**
+ * Issue 21: one definition of each field's rules. The same bad values, sent through the admin API and
+ * through the dashboard's forms, break the same rules, by name (the dashboard's pages carry each
+ * rule's name in data-rule), and change nothing.
+ */
+let t: TestApp;
+let projectId: string;
+let owner: Awaited<ReturnType<typeof merchantWithOwner>>['owner'];
+beforeAll(async () => {
+  t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  const made = await merchantWithOwner(t.app, 'rules@shop.example');
+  projectId = made.m.projectId;
+  owner = made.owner;
+});
+afterAll(() => t.close());
+
+const SETTINGS = {
+  name: 'Shop',
+  ttl_minutes: '60',
+  network: 'sandbox',
+  currency: 'USDT',
+  xpub: '',
+  intent: 'save',
+};
+
+interface Case {
+  what: string;
+  api: { method: 'POST' | 'PATCH'; url: () => string; body: Record<string, unknown> };
+  form: { url: string; body: Record<string, string | string[]> };
+  rules: string[];
+}
+
+const CASES: Case[] = [
+  {
+    what: 'a project name of three spaces',
+    api: { method: 'PATCH', url: () => `/v1/admin/projects/${projectId}`, body: { name: '   ' } },
+    form: { url: '/dashboard/settings', body: { ...SETTINGS, name: '   ' } },
+    rules: ['blank'],
+  },
+  {
+    what: 'a project name with a control character',
+    api: { method: 'PATCH', url: () => `/v1/admin/projects/${projectId}`, body: { name: 'Sh\u0007op' } },
+    form: { url: '/dashboard/settings', body: { ...SETTINGS, name: 'Sh\u0007op' } },
+    rules: ['control_characters'],
+  },
+  {
+    what: 'a project name of 101 characters',
+    api: { method: 'PATCH', url: () => `/v1/admin/projects/${projectId}`, body: { name: 'x'.repeat(101) } },
+    form: { url: '/dashboard/settings', body: { ...SETTINGS, name: 'x'.repeat(101) } },
+    rules: ['max_length'],
+  },
+  {
+    what: 'an invoice lifetime under a minute',
+    api: { method: 'PATCH', url: () => `/v1/admin/projects/${projectId}`, body: { invoice_ttl_seconds: 0 } },
+    form: { url: '/dashboard/settings', body: { ...SETTINGS, ttl_minutes: '0' } },
+    rules: ['minimum'],
+  },
+  {
+    what: 'an invoice lifetime over 7 days',
+    api: {
+      method: 'PATCH',
+      url: () => `/v1/admin/projects/${projectId}`,
+      body: { invoice_ttl_seconds: 7 * 86_400 + 60 },
+    },
+    form: { url: '/dashboard/settings', body: { ...SETTINGS, ttl_minutes: String(7 * 1440 + 1) } },
+    rules: ['maximum'],
+  },
+  {
+    what: 'a currency we do not take',
+    api: { method: 'PATCH', url: () => `/v1/admin/projects/${projectId}`, body: { currency: 'EUR' } },
+    form: { url: '/dashboard/settings', body: { ...SETTINGS, currency: 'EUR' } },
+    rules: ['enum'],
+  },
+  {
+    what: 'a key name with a control character',
+    api: { method: 'POST', url: () => `/v1/admin/projects/${projectId}/api-keys`, body: { name: 'k\u0001' } },
+    form: { url: '/dashboard/api-keys', body: { name: 'k\u0001' } },
+    rules: ['control_characters'],
+  },
+  {
+    what: 'a key name of 101 characters',
+    api: {
+      method: 'POST',
+      url: () => `/v1/admin/projects/${projectId}/api-keys`,
+      body: { name: 'k'.repeat(101) },
+    },
+    form: { url: '/dashboard/api-keys', body: { name: 'k'.repeat(101) } },
+    rules: ['max_length'],
+  },
+  {
+    what: 'an unknown event type',
+    api: {
+      method: 'POST',
+      url: () => `/v1/admin/projects/${projectId}/webhook-endpoints`,
+      body: { url: 'http://127.0.0.1:9/x', events: ['invoice.nope'] },
+    },
+    form: { url: '/dashboard/webhooks', body: { url: 'http://127.0.0.1:9/x', events: ['invoice.nope'] } },
+    rules: ['enum'],
+  },
+  {
+    what: 'a webhook URL that is not one',
+    api: {
+      method: 'POST',
+      url: () => `/v1/admin/projects/${projectId}/webhook-endpoints`,
+      body: { url: 'not a url' },
+    },
+    form: { url: '/dashboard/webhooks', body: { url: 'not a url' } },
+    rules: ['format'],
+  },
+];
+
+describe('the same bad input breaks the same rules through the admin API and the dashboard', () => {
+  test.each(CASES)('$what', async ({ api, form, rules }) => {
+    const before = await state();
+    const viaApi = await t.app.inject({
+      method: api.method,
+      url: api.url(),
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: api.body,
+    });
+    expect(viaApi.statusCode, viaApi.body).toBe(422);
+    const apiRules = viaApi.json().error.details.errors.map((e: { rule: string }) => e.rule);
+    const viaDashboard = await owner.post(form.url, form.body);
+    expect(viaDashboard.statusCode, viaDashboard.body.slice(0, 500)).toBe(422);
+    const pageRules = [...viaDashboard.body.matchAll(/data-rule="([a-z_]+)"/g)].map((m) => m[1]);
+    expect(apiRules).toEqual(rules);
+    expect(pageRules).toEqual(rules);
+    expect(await state()).toEqual(before);
+  });
+});
+
+/** What a refused change must leave alone: the project, its keys and its endpoints. */
+async function state() {
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const hooks = await t.app.inject({ url: `/v1/admin/projects/${projectId}/webhook-endpoints`, headers });
+  const settings = await owner.get('/dashboard/settings');
+  const keys = await owner.get('/dashboard/api-keys');
+  return {
+    endpoints: hooks.json().data.length,
+    name: /id="name"[^>]*value="([^"]*)"/.exec(settings.body)?.[1],
+    keys: (keys.body.match(/\/revoke"/g) ?? []).length,
+  };
+}
