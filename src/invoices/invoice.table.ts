@@ -51,7 +51,7 @@ export interface PaymentTable {
 
 /**
  * The invoices' outbox and history: one row per change, written in the same transaction as the
- * change. Webhook deliveries are fanned out from it by the database (migration 0005).
+ * change. The webhook workers fan deliveries out from it (src/webhooks/fan-out.ts, migration 0009).
  */
 export interface EventTable {
   id: string;

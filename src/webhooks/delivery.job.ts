@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Job } from '../jobs/job.js';
 import { type ClaimedDelivery, claimDue, recordAttempt, releaseLease } from './delivery.repository.js';
+import { FAN_OUT_BATCH, fanOut } from './fan-out.js';
 import { WEBHOOK_CHANNEL } from './repository.js';
 import { afterAttempt, verdict } from './schedule.js';
 import { send } from './sender.js';
@@ -45,7 +46,8 @@ export interface DeliveryDeps {
  * Sends the webhook outbox. Each round claims what is due (a committed lease), then POSTs outside any
  * transaction, concurrently; each attempt's outcome is written when it ends, and a freed slot wakes
  * the job for the next. All state is in the database: a crashed instance's leases lapse and another
- * instance sends those deliveries again. New deliveries wake every instance at once (WEBHOOK_CHANNEL).
+ * instance sends those deliveries again. Each round first fans new events out into deliveries
+ * (fan-out.ts). New events and new deliveries wake every instance at once (WEBHOOK_CHANNEL).
  */
 export function deliveryJob(deps: DeliveryDeps): Job {
   const tuning = { ...DEFAULT_TUNING, ...deps.tuning };
@@ -63,8 +65,10 @@ export function deliveryJob(deps: DeliveryDeps): Job {
   const deliver = deliverer(deps, tuning, clock, shutdown.signal);
 
   const run: Job['run'] = async ({ wake }) => {
+    // New events first: their deliveries are then claimed in this same round.
+    const fanned = await fanOut(deps.db, clock());
     const room = tuning.concurrency - inFlight.size;
-    if (room <= 0 || shutdown.signal.aborted) return false;
+    if (room <= 0 || shutdown.signal.aborted) return fanned === FAN_OUT_BATCH;
     const now = clock();
     const claimed = await claimDue(deps.db, {
       now,
@@ -84,7 +88,7 @@ export function deliveryJob(deps: DeliveryDeps): Job {
       });
       inFlight.set(delivery.id, done);
     }
-    return claimed.length === room;
+    return claimed.length === room || fanned === FAN_OUT_BATCH;
   };
 
   return {

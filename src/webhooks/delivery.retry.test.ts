@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type DeliveryHarness, startDeliveryHarness } from '../../test/webhooks.js';
 import { claimDue } from './delivery.repository.js';
+import { fanOut } from './fan-out.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './schedule.js';
 
 // Short, so the timeout test is quick; long enough that a loaded machine does not time out the others.
@@ -147,8 +148,9 @@ describe('the schedule', () => {
     const { m, endpoint } = await h.merchantWith(r);
     await h.stopWorker();
     await h.newInvoice(m);
-    // Claim it as a worker would, then "crash": nobody ever sends or records it.
+    // Fan out and claim it as a worker would, then "crash": nobody ever sends or records it.
     const now = h.clock();
+    await fanOut(h.t.database.db, now);
     const claimed = await claimDue(h.t.database.db, {
       now,
       leaseUntil: new Date(now.getTime() + 60_000),

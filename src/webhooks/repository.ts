@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { TEST_EVENT_TYPE } from './webhook.js';
 import type { WebhookEndpointTable } from './webhook.table.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -172,7 +173,7 @@ export function rollSecret(db: Db, id: string, secret: string, overlapUntil: Dat
     .executeTakeFirst();
 }
 
-/** A test event for one endpoint: the fan-out skips webhook.test, so its delivery is queued here. */
+/** A test event for one endpoint: the fan-out never sends webhook.test anywhere, so its delivery is queued here. */
 export async function insertTestEvent(
   db: Db,
   event: { id: string; project_id: string; body: string; created_at: Date },
@@ -195,5 +196,3 @@ export async function insertTestEvent(
     })
     .execute();
 }
-
-export const TEST_EVENT_TYPE = 'webhook.test';

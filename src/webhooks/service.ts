@@ -9,8 +9,10 @@ import type { EventType as WebhookEventType } from '../invoices/events.js';
 import { findProject } from '../merchants/service.js';
 import { resolveTarget, UrlRefused } from './address.js';
 import * as deliveries from './delivery.repository.js';
+import { eventsWrittenSoFar } from './fan-out.repository.js';
 import * as repo from './repository.js';
 import { newSigningSecret } from './signing.js';
+import { TEST_EVENT_TYPE } from './webhook.js';
 
 export interface NewEndpoint {
   url: string;
@@ -30,6 +32,8 @@ export async function createEndpoint(
   const secret = newSigningSecret();
   const endpoint = await db.transaction().execute(async (tx) => {
     const row = await repo.insertEndpoint(tx, {
+      // It receives the events written from now on (fan-out.ts), not a backlog from before it.
+      events_after: await eventsWrittenSoFar(tx),
       id: newId('we'),
       project_id: project.id,
       url: input.url,
@@ -161,7 +165,7 @@ export async function sendTestEvent(
   const id = newId('evt');
   const body = JSON.stringify({
     id,
-    type: repo.TEST_EVENT_TYPE,
+    type: TEST_EVENT_TYPE,
     created_at: now.toISOString(),
     data: { endpoint_id: endpoint.id, message: 'A test event from the Paydesk dashboard' },
   });

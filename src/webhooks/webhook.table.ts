@@ -12,6 +12,8 @@ export interface WebhookEndpointTable {
   status: 'active' | 'disabled';
   created_at: Date;
   deleted_at: Date | null;
+  /** The events sequence when the endpoint was added: it receives the events written after (0009). */
+  events_after: Generated<string>;
 }
 
 export interface WebhookDeliveryTable {

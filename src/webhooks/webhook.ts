@@ -6,6 +6,9 @@ import type { WebhookAttemptRow, WebhookEndpointRow } from './webhook.table.js';
 /** What the admin API says about endpoints and their delivery log; the mappers are the only way to it. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES);
 
+/** The event type of "Send test event": it goes to its one endpoint only, queued where it is made. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
 export const EndpointSchema = Type.Object(
   {
     id: Type.String({ examples: ['we_5tGm2Qz8LpXc4Vb7Nk1Rw9Hd'] }),
