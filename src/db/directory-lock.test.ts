@@ -63,12 +63,15 @@ describe('lockDirectory', () => {
   });
 
   test('takes over a lock whose holder was killed but not yet reaped (a zombie)', async () => {
-    // The inner shell exits at once; its parent execs into `sleep` and never waits for it, so it
-    // stays a zombie: what a supervisor sees for a moment after kill -9, before it reaps the child.
-    const parent = spawn('sh', ['-c', 'sh -c "exit 0" & echo $!; exec sleep 60'], { stdio: 'pipe' });
+    // A child of a shell that then execs into `sleep`, which never reaps: once the child is killed it
+    // stays a zombie, as a process does for a moment after kill -9 before its supervisor reaps it.
+    const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: 'pipe' });
     try {
       const [chunk] = (await once(parent.stdout, 'data')) as [Buffer];
       const pid = Number.parseInt(chunk.toString(), 10);
+      // Kill the child only once its parent is `sleep` (no longer the shell, which would reap it).
+      while (readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim() !== 'sleep') await setImmediateP();
+      process.kill(pid, 'SIGKILL');
       while (!/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) await setImmediateP();
       expect(() => process.kill(pid, 0)).not.toThrow(); // the pid still exists: kill(0) alone says "alive"
       writeFileSync(`${dir}.lock`, String(pid));
