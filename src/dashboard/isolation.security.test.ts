@@ -22,7 +22,7 @@ async function foreignIds() {
   expect(added.statusCode).toBe(303);
   const invoice = (await createInvoice(t.app, m)).json().data.id;
   // What the webhook workers do (none run here): the event becomes a delivery, with its Resend button.
-  await fanOut(t.database.db, new Date());
+  await fanOut(t.database.db);
   const endpoint = /\/dashboard\/webhooks\/(we_[A-Za-z0-9]+)\/test/.exec(
     (await owner.get('/dashboard/webhooks')).body,
   )?.[1];

@@ -8,8 +8,13 @@ export interface Job {
   name: string;
   /** While idle, look for work this often. */
   intervalMs: number;
-  /** A NOTIFY on this channel, from any instance, runs the job at once. */
+  /** A NOTIFY on this channel, from any instance, runs the job at once (or after `wakeDelayMs`). */
   wakeOn?: string;
+  /**
+   * How long a notification waits before it runs the job, gathering the notifications that follow it
+   * into one round: for a job woken by every write of a busy table (webhooks, by every new event).
+   */
+  wakeDelayMs?: number;
   /** Run by one instance at a time (the holder of an advisory lock named after the job); others stand by. */
   exclusive?: boolean;
   /** One round of work. Resolves true when more is waiting, so the job runs again at once. */

@@ -35,7 +35,7 @@ export async function startJobs(jobs: readonly Job[], deps: RunnerDeps): Promise
   const loops = new Map(jobs.map((job) => [job.name, jobLoop(job, deps, stopping.signal)]));
   for (const job of jobs) {
     const loop = loops.get(job.name);
-    if (job.wakeOn && loop) await deps.notifier.listen(job.wakeOn, loop.wake, loop.wake);
+    if (job.wakeOn && loop) await deps.notifier.listen(job.wakeOn, loop.notified, loop.wake);
   }
   const running = [...loops.values()].map((loop) => loop.start());
   return {
@@ -60,6 +60,16 @@ function jobLoop(job: Job, deps: RunnerDeps, stopping: AbortSignal) {
   const wake = () => {
     wakeRequested = true;
     endPause?.();
+  };
+  // Notifications wake the job after its wakeDelayMs, one timer for all that arrive meanwhile.
+  let soon: NodeJS.Timeout | undefined;
+  const notified = () => {
+    const delay = job.wakeDelayMs ?? 0;
+    if (delay <= 0 || stopping.aborted) return wake();
+    soon ??= setTimeout(() => {
+      soon = undefined;
+      wake();
+    }, delay).unref();
   };
   const context: JobContext = { signal: stopping, wake };
 
@@ -105,5 +115,5 @@ function jobLoop(job: Job, deps: RunnerDeps, stopping: AbortSignal) {
     if (job.exclusive && state.leading) await deps.leadership.release(job.name);
   };
 
-  return { start, wake };
+  return { start, wake, notified };
 }

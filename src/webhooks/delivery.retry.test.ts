@@ -150,7 +150,7 @@ describe('the schedule', () => {
     await h.newInvoice(m);
     // Fan out and claim it as a worker would, then "crash": nobody ever sends or records it.
     const now = h.clock();
-    await fanOut(h.t.database.db, now);
+    await fanOut(h.t.database.db);
     const claimed = await claimDue(h.t.database.db, {
       now,
       leaseUntil: new Date(now.getTime() + 60_000),

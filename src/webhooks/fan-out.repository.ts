@@ -1,76 +1,86 @@
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { TEST_EVENT_TYPE } from './webhook.js';
 
-type Tx = Transaction<Database>;
+type Db = Kysely<Database>;
 
-export interface DueEvent {
-  id: string;
-  project_id: string;
-  type: string;
-  seq: string;
-  created_at: Date;
-}
-
-export interface CandidateEndpoint {
-  id: string;
-  project_id: string;
-  events: string[];
-  status: 'active' | 'disabled';
-  deleted_at: Date | null;
-  events_after: string;
+/**
+ * One round of the fan-out, as one statement, so that it costs what the old trigger's join did and
+ * nothing per event that no endpoint wants.
+ *
+ * Which events: the next ones after the cursor, in the order of their writing transaction's id and
+ * their sequence number, and only from transactions older than every transaction still running
+ * (pg_snapshot_xmin): no event can later appear behind the cursor, whatever order transactions commit
+ * in (a transactional outbox read by transaction id). The cursor row is locked (SKIP LOCKED): one
+ * instance fans out at a time, the others skip the round; it moves in the same statement as the
+ * deliveries are written, so nothing is handed out twice or lost.
+ *
+ * The rule, which endpoints receive an event (the `on` of the join below):
+ *   - an endpoint of the event's own project,
+ *   - active and not deleted,
+ *   - added before the event was written (its events_after is the sequence when it was added), so a
+ *     new endpoint is not sent a backlog of older events,
+ *   - subscribed to the event's type, or to every type (an empty list);
+ *   - and never a `webhook.test` event: each goes to its one endpoint, queued by "Send test event".
+ * Each delivery is due at the event's time.
+ */
+export async function fanOutRound(
+  db: Db,
+  limit: number,
+): Promise<{ events: number; deliveries: number } | undefined> {
+  const result = await sql<{ locked: number; events: number; deliveries: number }>`
+    with cursor as (
+      select xid, seq from webhook_fan_out for update skip locked
+    ),
+    ev as (
+      select e.id, e.project_id, e.type, e.seq, e.xid, e.created_at
+      from events e, cursor c
+      where e.xid is not null
+        and (e.xid, e.seq) > (c.xid, c.seq)
+        and e.xid < pg_snapshot_xmin(pg_current_snapshot())
+      order by e.xid, e.seq
+      limit ${limit}
+    ),
+    delivered as (
+      insert into webhook_deliveries (event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
+      select ev.id, w.id, 'pending', ev.created_at, ev.created_at, ev.created_at
+      from ev
+      join webhook_endpoints w
+        on w.project_id = ev.project_id
+       and w.status = 'active'
+       and w.deleted_at is null
+       and ev.seq > w.events_after
+       and (cardinality(w.events) = 0 or ev.type = any(w.events))
+      where ev.type <> ${TEST_EVENT_TYPE}
+      returning 1
+    ),
+    last as (
+      select xid, seq from ev order by xid desc, seq desc limit 1
+    ),
+    moved as (
+      update webhook_fan_out f set xid = last.xid, seq = last.seq from last returning 1
+    )
+    select (select count(*) from cursor)::int as locked,
+           (select count(*) from ev)::int as events,
+           (select count(*) from delivered)::int as deliveries,
+           (select count(*) from moved)::int as moved`.execute(db);
+  const row = result.rows[0];
+  return row && row.locked > 0 ? { events: row.events, deliveries: row.deliveries } : undefined;
 }
 
 /**
- * Events not fanned out yet, oldest first, locked: SKIP LOCKED lets the workers of several instances
- * take different events side by side, and never the same one twice.
+ * The cursor's row, when it is gone. Only the tests remove it (they empty every table, events
+ * included, between files); the fan-out then starts from the beginning.
  */
-export async function lockDueEvents(tx: Tx, limit: number): Promise<DueEvent[]> {
-  const result = await sql<DueEvent>`
-    select id, project_id, type, seq::text as seq, created_at from events
-    where fanned_out_at is null
-    order by seq
-    limit ${limit}
-    for update skip locked`.execute(tx);
-  return result.rows;
-}
-
-/** Every endpoint of these projects, whatever its state: the rule (fan-out.ts) decides. */
-export function endpointsOf(tx: Tx, projectIds: readonly string[]) {
-  return tx
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'project_id', 'events', 'status', 'deleted_at', 'events_after'])
-    .where('project_id', 'in', projectIds)
-    .execute() as Promise<CandidateEndpoint[]>;
-}
-
-export async function insertDeliveries(
-  tx: Tx,
-  rows: ReadonlyArray<{ event_id: string; endpoint_id: string; at: Date }>,
-) {
-  if (rows.length === 0) return;
-  await tx
-    .insertInto('webhook_deliveries')
-    .values(
-      rows.map((r) => ({
-        event_id: r.event_id,
-        endpoint_id: r.endpoint_id,
-        status: 'pending' as const,
-        next_attempt_at: r.at,
-        locked_until: null,
-        created_at: r.at,
-        updated_at: r.at,
-      })),
-    )
-    .execute();
-}
-
-export async function markFannedOut(tx: Tx, eventIds: readonly string[], now: Date) {
-  await sql`update events set fanned_out_at = ${now} where id = any(${eventIds}::text[])`.execute(tx);
+export async function ensureCursor(db: Db): Promise<boolean> {
+  const made = await sql`insert into webhook_fan_out (xid, seq) values ('0', 0) on conflict do nothing
+    returning 1`.execute(db);
+  return made.rows.length > 0;
 }
 
 /** Where the events sequence stands: a new endpoint receives the events written after this. */
-export async function eventsWrittenSoFar(tx: Tx) {
+export async function eventsWrittenSoFar(db: Db) {
   const result = await sql<{ n: string }>`
-    select (case when is_called then last_value else 0 end)::text as n from events_seq`.execute(tx);
+    select (case when is_called then last_value else 0 end)::text as n from events_seq`.execute(db);
   return result.rows[0]?.n ?? '0';
 }
