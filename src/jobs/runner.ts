@@ -62,12 +62,14 @@ function jobLoop(job: Job, deps: RunnerDeps, stopping: AbortSignal) {
     endPause?.();
   };
   // Notifications wake the job after its wakeDelayMs, one timer for all that arrive meanwhile.
-  let soon: NodeJS.Timeout | undefined;
+  let wakeScheduled = false;
   const notified = () => {
     const delay = job.wakeDelayMs ?? 0;
     if (delay <= 0 || stopping.aborted) return wake();
-    soon ??= setTimeout(() => {
-      soon = undefined;
+    if (wakeScheduled) return;
+    wakeScheduled = true;
+    setTimeout(() => {
+      wakeScheduled = false;
       wake();
     }, delay).unref();
   };
