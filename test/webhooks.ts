@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DeliveryTuning } from '../src/webhooks/delivery.job.js';
 import { claimDue } from '../src/webhooks/delivery.repository.js';
+import { fanOut } from '../src/webhooks/fan-out.js';
 import { RETRY_DELAYS_MS } from '../src/webhooks/schedule.js';
 import { startWorkers } from '../src/workers.js';
 import {
@@ -218,3 +219,22 @@ export async function startDeliveryHarness(tuning: Partial<DeliveryTuning> = {})
 }
 
 export type DeliveryHarness = Awaited<ReturnType<typeof startDeliveryHarness>>;
+
+/**
+ * Runs the webhook fan-out (as a worker's rounds would) until `done` says what the test waits for is
+ * there. Events are fanned out only once every transaction older than them has ended, on the whole
+ * server (pg_snapshot_xmin): on a PostgreSQL shared with other tests that can take a moment.
+ */
+export async function fanOutUntil(
+  db: Parameters<typeof fanOut>[0],
+  done: () => Promise<boolean>,
+  limit?: number,
+): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await fanOut(db, limit);
+    if (await done()) return;
+    if (Date.now() > deadline) throw new Error('the fan-out did not get there within 30 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, admin, createInvoice, startTestApp, type TestApp } from '../../test/app.js';
 import { inviteAndAccept, merchantWithOwner, PASSWORD, signIn } from '../../test/dashboard.js';
-import { fanOut } from '../webhooks/fan-out.js';
+import { fanOutUntil } from '../../test/webhooks.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,7 +22,9 @@ async function foreignIds() {
   expect(added.statusCode).toBe(303);
   const invoice = (await createInvoice(t.app, m)).json().data.id;
   // What the webhook workers do (none run here): the event becomes a delivery, with its Resend button.
-  await fanOut(t.database.db);
+  await fanOutUntil(t.database.db, async () =>
+    (await owner.get(`/dashboard/invoices/${invoice}`)).body.includes('/resend'),
+  );
   const endpoint = /\/dashboard\/webhooks\/(we_[A-Za-z0-9]+)\/test/.exec(
     (await owner.get('/dashboard/webhooks')).body,
   )?.[1];

@@ -1,8 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type DeliveryHarness, startDeliveryHarness } from '../../test/webhooks.js';
+import { type DeliveryHarness, fanOutUntil, startDeliveryHarness } from '../../test/webhooks.js';
 import { claimDue } from './delivery.repository.js';
-import { fanOut } from './fan-out.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './schedule.js';
 
 // Short, so the timeout test is quick; long enough that a loaded machine does not time out the others.
@@ -150,14 +149,17 @@ describe('the schedule', () => {
     await h.newInvoice(m);
     // Fan out and claim it as a worker would, then "crash": nobody ever sends or records it.
     const now = h.clock();
-    await fanOut(h.t.database.db);
-    const claimed = await claimDue(h.t.database.db, {
-      now,
-      leaseUntil: new Date(now.getTime() + 60_000),
-      limit: 100,
-      perEndpoint: 100,
-      busy: new Map(),
-      inFlight: [],
+    let claimed: Awaited<ReturnType<typeof claimDue>> = [];
+    await fanOutUntil(h.t.database.db, async () => {
+      claimed = await claimDue(h.t.database.db, {
+        now,
+        leaseUntil: new Date(now.getTime() + 60_000),
+        limit: 100,
+        perEndpoint: 100,
+        busy: new Map(),
+        inFlight: [],
+      });
+      return claimed.some((c) => c.endpoint_id === endpoint.id);
     });
     expect(claimed.map((c) => c.endpoint_id)).toContain(endpoint.id);
     await h.startWorker();
