@@ -62,9 +62,13 @@ export async function freshDatabase(): Promise<{
   };
 }
 
-/** Runs one statement on the test server's maintenance database (create or drop databases). */
-export async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+/**
+ * Runs one statement on the test server's maintenance database (create or drop databases), or on the
+ * server at `url`.
+ */
+export async function adminQuery(text: string, url = TEST_DATABASE_URL) {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
   await client.connect();
   try {
     await client.query(text);

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { adminQuery } from './database.js';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.js';
 import { type PrivatePostgres, privatePostgresAvailable, startPrivatePostgres } from './postgres-server.js';
 import { callPaydesk, type PaydeskProcess, startPaydesk, tempDir } from './process.js';
@@ -173,8 +173,8 @@ export async function startFaultRig(options: {
   if (!base) throw new Error('no PostgreSQL server for the fault drill');
   const target = new URL(base);
   const name = `paydesk_faults_${process.pid}`;
-  await adminQuery(base, `drop database if exists ${name} with (force)`);
-  await adminQuery(base, `create database ${name}`);
+  await adminQuery(`drop database if exists ${name} with (force)`, base);
+  await adminQuery(`create database ${name}`, base);
   target.pathname = `/${name}`;
   const databaseUrl = target.toString();
   const proxy = await startFaultProxy(target.hostname, Number(target.port || 5432));
@@ -215,7 +215,7 @@ export async function startFaultRig(options: {
       await Promise.all(instances.map((p) => p.stop('SIGKILL')));
       await proxy.close();
       if (server) server.remove();
-      else await adminQuery(base, `drop database if exists ${name} with (force)`);
+      else await adminQuery(`drop database if exists ${name} with (force)`, base);
     },
   };
 }
@@ -231,8 +231,8 @@ export const FAULTS: ReadonlyArray<{
     name: 'pg_terminate_backend of every session',
     inject: (rig) =>
       adminQuery(
-        rig.databaseUrl,
         'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        rig.databaseUrl,
       ),
   },
   { name: 'every connection reset (RST)', inject: (rig) => rig.proxy.reset() },
@@ -250,14 +250,3 @@ export const FAULTS: ReadonlyArray<{
     needsPrivateServer: true,
   },
 ];
-
-export async function adminQuery(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}

@@ -27,16 +27,20 @@ export function advisoryLeadership(databaseUrl: string, bounds: DatabaseBounds):
   let connecting: Promise<pg.Client> | undefined;
   const held = new Set<string>();
 
+  /** The locks went with the connection: forget them, and reconnect on the next hold(). */
+  const forget = (c: pg.Client) => {
+    if (client !== c) return;
+    client = undefined;
+    held.clear();
+  };
+
   // Every wait is bounded (contract §20): a silent server costs a job round a timeout, never a hang.
   // A connection that timed out is destroyed, which releases its locks on the server's side.
   const query = async <R extends pg.QueryResultRow>(c: pg.Client, text: string, values?: unknown[]) => {
     try {
       return await boundedQuery<R>(c, bounds.statementMs, text, values);
     } catch (err) {
-      if (client === c) {
-        client = undefined;
-        held.clear();
-      }
+      forget(c);
       destroyConnection(c);
       throw err;
     }
@@ -51,15 +55,8 @@ export function advisoryLeadership(databaseUrl: string, bounds: DatabaseBounds):
         connectionTimeoutMillis: bounds.connectMs,
         keepAlive: true,
       });
-      const lost = () => {
-        // The locks went with the connection: forget them, and reconnect on the next hold().
-        if (client === c) {
-          client = undefined;
-          held.clear();
-        }
-      };
-      c.on('error', lost);
-      c.on('end', lost);
+      c.on('error', () => forget(c));
+      c.on('end', () => forget(c));
       try {
         await c.connect();
         client = c;

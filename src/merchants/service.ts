@@ -171,9 +171,18 @@ export async function revokeApiKey(db: Kysely<Database>, id: string, change: Cha
     const row = await repo.revokeApiKey(tx, id, change.now);
     if (!row) throw ApiError.notFound('No API key with this id');
     await repo.notifyAuthChanged(tx);
-    const project = await repo.findProject(tx, row.project_id);
-    if (project && row.revoked_at?.getTime() === change.now.getTime()) {
-      await audit(tx, project.account_id, change, 'api_key.revoked', `${row.id} (${row.name || 'unnamed'})`);
+    // Audited when this call revoked it; a key revoked before keeps its first revocation's time.
+    if (row.revoked_at?.getTime() === change.now.getTime()) {
+      const project = await repo.findProject(tx, row.project_id);
+      if (project) {
+        await audit(
+          tx,
+          project.account_id,
+          change,
+          'api_key.revoked',
+          `${row.id} (${row.name || 'unnamed'})`,
+        );
+      }
     }
     return row;
   });
