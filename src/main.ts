@@ -9,6 +9,7 @@ import { memoryStore } from './http/rate-limit.js';
 import { resilientRedisStore } from './http/shared-store.js';
 import { createLogger } from './log.js';
 import { demoBanner, seedDemo } from './merchants/demo.js';
+import { fileLegacyXpubs } from './merchants/service.js';
 import { demoOwnerBanner, seedDemoOwner } from './users/demo.js';
 import { startWorkers } from './workers.js';
 
@@ -18,6 +19,7 @@ async function main() {
   const config = loadConfig();
   const log = createLogger(config);
   const database = await openWhenReachable(config, log);
+  await fileLegacyXpubs(database.db, config.networks);
   const demo =
     database.kind === 'pglite' && database.isNewEmbedded
       ? await seedDemo(database.db, config.networks, new Date())

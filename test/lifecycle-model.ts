@@ -190,9 +190,16 @@ export const steps = fc
 export function observationOf(step: Step): Observation | undefined {
   switch (step.kind) {
     case 'pay':
-      return { kind: 'payment', txHash: txHash(step.tx), amount: step.amount, confirmed: step.confirmed };
+      return {
+        kind: 'payment',
+        network: 'sandbox',
+        currency: 'USDT',
+        txHash: txHash(step.tx),
+        amount: step.amount,
+        confirmed: step.confirmed,
+      };
     case 'reverse':
-      return { kind: 'reversal', txHash: txHash(step.tx) };
+      return { kind: 'reversal', txHash: txHash(step.tx), currency: 'USDT' };
     case 'tick':
       return { kind: 'tick' };
     default:

@@ -89,7 +89,11 @@ describe('projects', () => {
       status: 'active',
       currency: 'USDT',
       network: 'sandbox',
+      payment_methods: [{ network: 'sandbox', currency: 'USDT' }],
       xpub: null,
+      evm_xpub: null,
+      tron_xpub: null,
+      underpayment_tolerance_percent: 0,
       invoice_ttl_seconds: 3600,
       created_at: expect.stringMatching(TIMESTAMP),
     });

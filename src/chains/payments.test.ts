@@ -112,9 +112,9 @@ describe('a payment found on chain', () => {
     expect(await paymentsOf(inv.id)).toMatchObject([{ tx_hash: tx, amount: '10.00' }]);
   });
 
-  test('another token, or the right token to another address, is ignored', async () => {
+  test('another known token is recorded as unaccepted; an unknown token, or another address, is ignored', async () => {
     const inv = await newInvoice(t, m, '10.00');
-    await pay(inv.pay_address, '10.00', tokens.usdc); // the project bills in USDT
+    const usdc = await pay(inv.pay_address, '10.00', tokens.usdc); // the project bills in USDT
     await pay(inv.pay_address, '10.00', tokens.other); // a token Paydesk does not know
     await pay(chain.accounts[5] as Address, '10.00'); // USDT, but not to the invoice
     await chain.mine(3);
@@ -123,8 +123,13 @@ describe('a payment found on chain', () => {
       status: 'pending',
       tx_hash: null,
       amount_paid: '0.00',
+      payments: [
+        { network: 'localchain', currency: 'USDC', tx_hash: usdc, amount: '10.00', status: 'unaccepted' },
+      ],
     });
-    expect(await paymentsOf(inv.id)).toEqual([]);
+    expect(await paymentsOf(inv.id)).toMatchObject([
+      { tx_hash: usdc, currency: 'USDC', status: 'unaccepted' },
+    ]);
   });
 });
 

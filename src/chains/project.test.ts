@@ -107,7 +107,7 @@ describe('deposit addresses', () => {
     expect(new Set(addresses).size).toBe(40);
     const indexes = await t.database.db
       .selectFrom('invoices')
-      .select('address_index')
+      .select('evm_address_index as address_index')
       .where('pay_address', 'in', addresses)
       .execute();
     expect(indexes.map((r) => Number(r.address_index)).sort((x, y) => x - y)).toEqual(

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Job } from '../jobs/job.js';
 import { accountHex, FAMILY } from '../networks/family.js';
-import type { Network, NetworkRegistry } from '../networks/network.js';
+import type { Currency, Network, NetworkRegistry } from '../networks/network.js';
 import { type ScannedNetwork, scanStep } from './scan.js';
 
 export interface ChainJobDeps {
@@ -52,9 +52,15 @@ function scanned(network: Network): ScannedNetwork {
   );
   return {
     name: network.name,
+    family: network.family,
     confirmations: network.confirmations,
     maxBlockRange: network.maxBlockRange,
     tokens,
-    decimals: new Map([...tokens.values()].map((t) => [t.address, t.decimals])),
+    byContract: new Map(
+      [...tokens].map(([currency, t]) => [
+        t.address,
+        { currency: currency as Currency, decimals: t.decimals },
+      ]),
+    ),
   };
 }

@@ -10,18 +10,22 @@ import {
   standingAbove,
 } from '../invoices/sources.js';
 import { fromTokenUnits, money } from '../money/money.js';
+import type { FamilyName } from '../networks/family.js';
+import type { Currency } from '../networks/network.js';
 import * as repo from './repository.js';
 import type { ChainReader, TransferLog } from './rpc.js';
 
 /** What a scan needs to know about its network. */
 export interface ScannedNetwork {
   name: string;
+  /** Its deposit addresses are the invoices' addresses of this family (one per family, contract §15). */
+  family: FamilyName;
   confirmations: number;
   maxBlockRange: number;
   /** Currency → token contract (its 20-byte account id, lower-case `0x` hex) and decimals. */
   tokens: ReadonlyMap<string, { address: string; decimals: number }>;
-  /** Token contract (the same hex) → decimals: the same tokens, looked up from a log. */
-  decimals: ReadonlyMap<string, number>;
+  /** Token contract (the same hex) → its currency and decimals: the same tokens, looked up from a log. */
+  byContract: ReadonlyMap<string, { currency: Currency; decimals: number }>;
 }
 
 export interface ScanContext {
@@ -94,7 +98,7 @@ async function cursorOrStart(ctx: ScanContext, head: bigint): Promise<BlockRef> 
   if (row) return { number: BigInt(row.block_number), hash: row.block_hash };
   // A network watched for the first time starts where its oldest open invoice was created: no earlier
   // block can pay one. With no open invoice, it starts at the head.
-  const oldest = await oldestOpenInvoice(ctx.db, ctx.network.name, ctx.now());
+  const oldest = await oldestOpenInvoice(ctx.db, ctx.network.family, ctx.now());
   const first = oldest ? await firstBlockSince(ctx.reader, head, oldest.getTime() - CLOCK_SKEW_MS) : head;
   const number = first > 0n ? first - 1n : 0n;
   const hash = await ctx.reader.blockHash(number);
@@ -128,41 +132,47 @@ function blocksPassed(logs: readonly TransferLog[], last: BlockRef): BlockRef[] 
   return [...blocks].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([number, hash]) => ({ number, hash }));
 }
 
-/** Transfers of an invoice's own token to its address, as payments: one per transaction and invoice. */
+/**
+ * Transfers of a known token to an open invoice's address, as payments: one per transaction, invoice
+ * and token. A token and network the invoice accepts pays it; another known token, or an accepted one
+ * on a network the invoice does not offer (one EVM address serves every EVM network), is recorded as
+ * `unaccepted` and never credited (contract §15).
+ */
 async function paymentsIn(ctx: ScanContext, logs: TransferLog[], buriedUpTo: bigint): Promise<Reported[]> {
   if (logs.length === 0) return [];
   const { network } = ctx;
   const recipients = [...new Set(logs.map((l) => l.to))];
-  const invoices = await openInvoicesAt(ctx.db, network.name, recipients, ctx.now());
-  const byAddress = new Map(invoices.map((i) => [i.pay_address, i]));
-  const found = new Map<string, { invoiceId: string; log: TransferLog; units: bigint }>();
+  const invoices = await openInvoicesAt(ctx.db, network.family, recipients, ctx.now());
+  const byAddress = new Map(invoices.map((i) => [i.address, i]));
+  const found = new Map<string, { invoice: (typeof invoices)[number]; log: TransferLog; units: bigint }>();
   for (const log of logs) {
     const invoice = byAddress.get(log.to);
-    // Only the invoice's own token counts; another token sent to the address is not a payment of it.
-    if (!invoice || network.tokens.get(invoice.currency)?.address !== log.token) continue;
-    // Several Transfer logs of one transaction to one invoice add up to one payment.
-    const key = `${log.txHash} ${invoice.id}`;
+    if (!invoice || !network.byContract.has(log.token)) continue;
+    // Several Transfer logs of one transaction to one invoice in one token add up to one payment.
+    const key = `${log.txHash} ${invoice.id} ${log.token}`;
     const seen = found.get(key);
     if (seen) seen.units += log.value;
-    else found.set(key, { invoiceId: invoice.id, log, units: log.value });
+    else found.set(key, { invoice, log, units: log.value });
   }
-  return [...found.values()].map(({ invoiceId, log, units }) => ({
-    invoiceId,
-    observation: {
-      kind: 'payment',
-      txHash: log.txHash,
-      // Token units become Money exactly (bigint all the way, never a float).
-      amount: fromTokenUnits(units, decimalsOf(network, log.token)),
-      confirmed: log.blockNumber <= buriedUpTo,
-      block: { number: log.blockNumber, hash: log.blockHash },
-    },
-  }));
-}
-
-function decimalsOf(network: ScannedNetwork, token: string): number {
-  const decimals = network.decimals.get(token);
-  if (decimals === undefined) throw new Error(`${network.name}: no decimals known for token ${token}`);
-  return decimals;
+  return [...found.values()].map(({ invoice, log, units }) => {
+    const token = network.byContract.get(log.token) as { currency: Currency; decimals: number };
+    return {
+      invoiceId: invoice.id,
+      observation: {
+        kind: 'payment',
+        txHash: log.txHash,
+        network: network.name,
+        currency: token.currency,
+        // Token units become Money exactly (bigint all the way, never a float).
+        amount: fromTokenUnits(units, token.decimals),
+        confirmed: log.blockNumber <= buriedUpTo,
+        accepted: invoice.payment_methods.some(
+          (m) => m.network === network.name && m.currency === token.currency,
+        ),
+        block: { number: log.blockNumber, hash: log.blockHash },
+      },
+    };
+  });
 }
 
 /** Payments still confirming whose block is now deep enough. */
@@ -171,7 +181,14 @@ async function confirmBuried(ctx: ScanContext, depthBlock: bigint): Promise<void
   if (due.length === 0) return;
   const reports: Reported[] = due.map((p) => ({
     invoiceId: p.invoice_id,
-    observation: { kind: 'payment', txHash: p.tx_hash, amount: money(p.amount), confirmed: true },
+    observation: {
+      kind: 'payment',
+      txHash: p.tx_hash,
+      network: ctx.network.name,
+      currency: p.currency,
+      amount: money(p.amount),
+      confirmed: true,
+    },
   }));
   await observe(ctx.db, reports, observing(ctx));
 }
@@ -203,7 +220,7 @@ async function followReorg(ctx: ScanContext, cursor: BlockRef): Promise<BlockRef
   const dropped = await standingAbove(db, network.name, common.number);
   const reports: Reported[] = dropped.map((p) => ({
     invoiceId: p.invoice_id,
-    observation: { kind: 'reversal', txHash: p.tx_hash },
+    observation: { kind: 'reversal', txHash: p.tx_hash, currency: p.currency },
   }));
   await observe(db, reports, observing(ctx), (tx) => repo.rewind(tx, network.name, common, ctx.now()));
   return common;

@@ -1,9 +1,15 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
-import { confirmedTotal, confirming, type InvoiceState } from '../invoices/lifecycle.js';
+import {
+  confirmedTotal,
+  confirming,
+  type InvoiceState,
+  isTerminal,
+  outstanding,
+} from '../invoices/lifecycle.js';
 import { INVOICE_STATUSES } from '../invoices/status.js';
-import { formatMoney } from '../money/money.js';
+import { formatMoney, formatUnits, ZERO } from '../money/money.js';
 import type { CheckoutRow } from './repository.js';
 
 /** The public JSON of `GET /pay/{id}/status` (contract §12), and nothing else. */
@@ -14,10 +20,21 @@ export const PublicStatusSchema = Type.Object(
     amount: Type.String({ examples: ['10.00'] }),
     amount_paid: Type.String({ examples: ['0.00'] }),
     currency: Type.String({ examples: ['USDT'] }),
-    network: Type.String({ examples: ['sandbox'] }),
-    pay_address: Type.String(),
+    network: nullable(Type.String({ examples: ['sandbox'] })),
+    pay_address: nullable(Type.String()),
     payment_expires_at: Timestamp,
     paid_at: nullable(Timestamp),
+    payment_methods: Type.Array(
+      Type.Object(
+        {
+          network: Type.String(),
+          currency: Type.String(),
+          pay_address: Type.String(),
+          amount_due: Type.String({ examples: ['10.000000'] }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -34,6 +51,13 @@ export function toPublicStatus(row: CheckoutRow, state: InvoiceState) {
     pay_address: row.pay_address,
     payment_expires_at: state.expiresAt.toISOString(),
     paid_at: state.paidAt?.toISOString() ?? null,
+    // What is still to be sent, in each token (at par); nothing once the invoice is paid or failed.
+    payment_methods: row.payment_methods.map((m) => ({
+      network: m.network,
+      currency: m.currency,
+      pay_address: m.pay_address,
+      amount_due: formatUnits(isTerminal(state.status) ? ZERO : outstanding(state), Math.min(m.decimals, 6)),
+    })),
   };
 }
 

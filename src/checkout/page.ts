@@ -96,14 +96,14 @@ ${c.walletUri ? html`<a class="button button-primary button-brand button-wallet"
 <p class="field-label">${tr.t('pay.address')}</p>
 ${copyButton('pay-address', tr.t('copy.address'), tr)}
 </div>
-<code class="address" id="pay-address">${addressGroups(row.pay_address)}</code>
+<code class="address" id="pay-address">${addressGroups(c.method.pay_address)}</code>
 <p class="copy-status" role="status" data-copy-status></p>
 ${c.requestCarriesAmount ? '' : html`<p class="instruction">${tr.h('waiting.typeAmount', { amount: due })}</p>`}
 <figure class="qr-frame">
-${qrSvg(c.paymentRequest, tr.t('pay.qrLabel', { amount: dueText, address: row.pay_address }))}
+${qrSvg(c.paymentRequest, tr.t('pay.qrLabel', { amount: dueText, address: c.method.pay_address }))}
 <figcaption>${tr.t(c.requestCarriesAmount ? 'pay.qrCaption' : 'pay.qrCaptionAddress')}</figcaption>
 </figure>
-${row.network === 'sandbox' ? '' : html`<p class="instruction">${tr.t('waiting.onlyToken', { currency: row.currency, network: c.networkLabel })}</p>`}
+${c.method.network === 'sandbox' ? '' : html`<p class="instruction">${tr.t('waiting.onlyToken', { currency: c.method.currency, network: c.networkLabel })}</p>`}
 ${row.cancel_url ? html`<p class="cancel"><a href="${row.cancel_url}" rel="noreferrer">${tr.t('pay.cancel')}</a></p>` : ''}
 </section>`;
 }

@@ -17,6 +17,8 @@ const findStatement = statement('checkout_find', (p: Placeholders<{ id: string }
       'i.currency',
       'i.network',
       'i.pay_address',
+      'i.payment_methods',
+      'i.underpayment_tolerance_percent',
       'i.payment_expires_at',
       'i.paid_at',
       'i.tx_hash',

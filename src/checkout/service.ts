@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { hasIdShape } from '../ids.js';
+import type { OfferedMethod } from '../invoices/invoice.table.js';
 import {
   confirming,
   type InvoiceState,
@@ -12,6 +13,7 @@ import {
 } from '../invoices/lifecycle.js';
 import { stateOf } from '../invoices/observe.js';
 import type { Money } from '../money/money.js';
+import { methodKey, type PaymentMethod } from '../networks/methods.js';
 import { type NetworkRegistry, SANDBOX } from '../networks/network.js';
 import { carriesAmount, paymentRequest, walletLink } from '../networks/payment-request.js';
 import { simulatePayment } from '../sandbox/service.js';
@@ -20,6 +22,8 @@ import { type CheckoutRow, findCheckout } from './repository.js';
 
 export interface Checkout {
   row: CheckoutRow;
+  /** The method the page shows: the one chosen (`?method=`), else the one in use, else the first. */
+  method: OfferedMethod;
   /** The lifecycle's state of the invoice at `now`: what every view shows. */
   invoice: InvoiceState;
   /** The public JSON of /status (amounts formatted as on the wire). */
@@ -52,6 +56,7 @@ export async function loadCheckout(
   networks: NetworkRegistry,
   id: string,
   now: Date,
+  chosen?: string,
 ): Promise<Checkout> {
   const found = hasIdShape(id, 'inv') ? await findCheckout(db, id) : undefined;
   if (!found) throw ApiError.notFound('No invoice with this id');
@@ -60,30 +65,49 @@ export async function loadCheckout(
   const state = viewOf(invoice);
   const status = toPublicStatus(row, invoice);
   const due = outstanding(invoice);
-  const target = { network: row.network, currency: row.currency, pay_address: row.pay_address, amount: due };
+  const method = pickMethod(row, chosen);
+  const target = {
+    network: method.network,
+    currency: method.currency,
+    pay_address: method.pay_address,
+    amount: due,
+  };
   const seen = confirming(invoice);
   const hash = seen?.txHash ?? invoice.txHash ?? row.tx_hash;
   return {
     row,
+    method,
     invoice,
     status,
     state,
     etag: versionTag(row, state, status),
     now,
-    networkLabel: networks.label(row.network),
+    networkLabel: networks.label(method.network),
     due,
     paymentRequest: paymentRequest(target, networks),
-    requestCarriesAmount: carriesAmount(row.network, networks),
+    requestCarriesAmount: carriesAmount(method.network, networks),
     walletUri: walletLink(target, networks),
     seen,
-    transaction: hash ? { hash, url: networks.transactionUrl(row.network, hash) } : undefined,
+    transaction: hash
+      ? { hash, url: networks.transactionUrl(row.network ?? method.network, hash) }
+      : undefined,
     lateUntil: new Date(invoice.expiresAt.getTime() + LATE_PAYMENT_WINDOW_MS),
   };
 }
 
+/** The method to show: `?method=network:currency` when the invoice offers it, else the one in use, else the first. */
+function pickMethod(row: CheckoutRow, chosen: string | undefined): OfferedMethod {
+  const methods = row.payment_methods;
+  return (
+    methods.find((m) => methodKey(m as PaymentMethod) === chosen) ??
+    methods.find((m) => m.network === row.network) ??
+    (methods[0] as OfferedMethod)
+  );
+}
+
 /** Only sandbox invoices still waiting for a payment can be paid from the page. */
 export function canSimulate(c: Checkout): boolean {
-  return c.row.network === SANDBOX && c.state === 'waiting';
+  return c.method.network === SANDBOX && c.state === 'waiting';
 }
 
 /**
@@ -97,9 +121,10 @@ export async function simulateFromPage(
   id: string,
   now: Date,
   publicBaseUrl: string,
+  chosen?: string,
 ): Promise<void> {
-  const checkout = await loadCheckout(db, networks, id, now);
-  if (checkout.row.network !== SANDBOX) throw ApiError.notFound('No such action for this invoice');
+  const checkout = await loadCheckout(db, networks, id, now, chosen);
+  if (checkout.method.network !== SANDBOX) throw ApiError.notFound('No such action for this invoice');
   if (!canSimulate(checkout)) return;
-  await simulatePayment(db, id, {}, { now, publicBaseUrl });
+  await simulatePayment(db, id, { currency: checkout.method.currency }, { now, publicBaseUrl });
 }

@@ -50,6 +50,9 @@ describe('GET /pay/{id}/status', () => {
       pay_address: inv.pay_address,
       payment_expires_at: inv.payment_expires_at,
       paid_at: null,
+      payment_methods: [
+        { network: 'sandbox', currency: 'USDT', pay_address: inv.pay_address, amount_due: '10.000000' },
+      ],
     });
     expect(res.body).not.toMatch(/order-secret-1|hidden|prj_|acct_|metadata|tx_hash/);
   });

@@ -90,6 +90,8 @@ function newAjv(coerceTypes: boolean): Ajv {
     coerceTypes,
     allErrors: true,
     strict: false,
+    // Decimal steps such as 0.01 are not exact in binary: 1.15 / 0.01 is 114.99999999999999.
+    multipleOfPrecision: 9,
   });
 }
 

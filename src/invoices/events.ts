@@ -3,6 +3,7 @@ import { newId } from '../ids.js';
 export const EVENT_TYPES = [
   'invoice.created',
   'invoice.payment_detected',
+  'invoice.payment_unaccepted',
   'invoice.paid',
   'invoice.expired',
   'invoice.failed',

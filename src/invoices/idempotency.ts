@@ -27,6 +27,7 @@ export function requestFingerprint(input: {
   metadata: Record<string, string>;
   redirect_url?: string | null | undefined;
   cancel_url?: string | null | undefined;
+  network?: string | undefined;
 }): string {
   const metadata = Object.keys(input.metadata)
     .sort()
@@ -35,7 +36,9 @@ export function requestFingerprint(input: {
   // had before they existed (keys claimed before an upgrade still replay).
   const urls =
     input.redirect_url || input.cancel_url ? [input.redirect_url ?? null, input.cancel_url ?? null] : [];
-  const canonical = JSON.stringify([input.amount, input.order_id ?? null, metadata, ...urls]);
+  // The network likewise (contract §15); the arrays' lengths keep the URLs and the network apart.
+  const network = input.network === undefined ? [] : [input.network];
+  const canonical = JSON.stringify([input.amount, input.order_id ?? null, metadata, ...urls, ...network]);
   return createHash('sha256').update(canonical).digest('base64url');
 }
 

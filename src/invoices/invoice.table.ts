@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { FailureReason, InvoiceStatus, PaymentStatus } from './status.js';
 
 export interface InvoiceTable {
@@ -7,8 +7,12 @@ export interface InvoiceTable {
   status: InvoiceStatus;
   /** numeric(17,2), read as a decimal string (money.ts turns it into Money). */
   amount: string;
+  /** The invoice currency (USD, USDT or USDC): what `amount` and `amount_paid` are in. */
   currency: string;
-  network: string;
+  /** The method's network for an invoice of one method; with several, null until a payment shows which. */
+  network: string | null;
+  /** Every way to pay this invoice, as offered when it was made (contract §15). */
+  payment_methods: ColumnType<OfferedMethod[], string, string>;
   order_id: string | null;
   metadata: Record<string, string>;
   /** Where the paid view sends the payer back to the shop (contract §12); null when not given. */
@@ -18,9 +22,16 @@ export interface InvoiceTable {
   payment_expires_at: Date;
   paid_at: Date | null;
   tx_hash: string | null;
-  pay_address: string;
-  /** The child index of the project's xpub that pay_address was derived at; null on `sandbox`. */
-  address_index: string | null;
+  /** As `network`: the address of the one method, or of the method the first payment used. */
+  pay_address: string | null;
+  /** The invoice's address on every EVM network, and the child index of evm_xpub it came from. */
+  evm_address: string | null;
+  evm_address_index: string | null;
+  /** Its TRON address, and the child index of tron_xpub. */
+  tron_address: string | null;
+  tron_address_index: string | null;
+  /** numeric(4,2): the project's tolerance when the invoice was made (contract §15). */
+  underpayment_tolerance_percent: string;
   /** numeric(38,18): the sum of confirmed payments. */
   amount_paid: Generated<string>;
   paid_late: Generated<boolean>;
@@ -33,11 +44,22 @@ export interface InvoiceTable {
   updated_at: Date;
 }
 
+/** A payment method as an invoice offers it. */
+export interface OfferedMethod {
+  network: string;
+  currency: string;
+  pay_address: string;
+  /** The token's decimals on the network: how many `amount_due` shows (at most 6). */
+  decimals: number;
+}
+
 export interface PaymentTable {
   invoice_id: string;
   tx_hash: string;
-  /** The invoice's network, so that a chain source finds its payments by block without a join. */
+  /** The network the payment was made on (a chain source finds its payments by block without a join). */
   network: string;
+  /** The token it was made in. */
+  currency: string;
   /** numeric(38,18), read as a decimal string. */
   amount: string;
   status: PaymentStatus;

@@ -1,9 +1,34 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
 import { explainedFormat } from '../http/validation.js';
-import { formatMoney, money, parseInvoiceAmount } from '../money/money.js';
+import {
+  formatMoney,
+  formatUnits,
+  type Money,
+  money,
+  parseInvoiceAmount,
+  remainder,
+  sum,
+  ZERO,
+} from '../money/money.js';
 import type { InvoiceRow } from './invoice.table.js';
-import { INVOICE_STATUSES } from './status.js';
+import { INVOICE_STATUSES, type PaymentStatus } from './status.js';
+
+/** How the API names a payment's status: a payment still confirming is `detected`. */
+export const PAYMENT_VIEW_STATUSES = ['detected', 'confirmed', 'reversed', 'unaccepted'] as const;
+const viewStatus = (s: PaymentStatus): (typeof PAYMENT_VIEW_STATUSES)[number] =>
+  s === 'pending' ? 'detected' : s;
+
+/** A payment as the invoice object lists it: what the reads select (repository.ts) and observe() holds. */
+export interface PaymentRecord {
+  network: string;
+  currency: string;
+  tx_hash: string;
+  /** A decimal string in the token. */
+  amount: string;
+  status: PaymentStatus;
+  seen_at: Date;
+}
 
 export const MAX_ORDER_ID_LENGTH = 120;
 export const MAX_METADATA_KEYS = 20;
@@ -22,14 +47,42 @@ export const statusListFormat = explainedFormat('status-list', (value, field) =>
       },
 );
 
+const PaymentMethodOffer = Type.Object({
+  network: Type.String({ examples: ['tron'] }),
+  currency: Type.String({ description: 'The token', examples: ['USDT'] }),
+  pay_address: Type.String({ description: 'Where to send it; one address serves every EVM network' }),
+  amount_due: Type.String({
+    description: "What is still due in this token, with the token's decimals (at most 6)",
+    examples: ['10.500000'],
+  }),
+});
+
+const PaymentSchema = Type.Object({
+  network: Type.String({ examples: ['tron'] }),
+  currency: Type.String({ examples: ['USDT'] }),
+  tx_hash: Type.String(),
+  amount: Type.String({ description: 'In the token, as a decimal string', examples: ['10.50'] }),
+  status: StringEnum(PAYMENT_VIEW_STATUSES, {
+    description:
+      '`detected` (still confirming), `confirmed`, `reversed` (dropped by the chain) or `unaccepted` (a token or network this invoice does not accept: never credited)',
+  }),
+  created_at: Timestamp,
+});
+
 export const InvoiceSchema = Type.Object(
   {
     id: Type.String({ examples: ['inv_4gT8qLz2NwX7bVc9Rm3Kp5Yd'] }),
     project_id: Type.String(),
     status: StringEnum(INVOICE_STATUSES),
     amount: Type.String({ description: 'Decimal string with exactly two decimals', examples: ['10.50'] }),
-    currency: Type.String({ examples: ['USDT'] }),
-    network: Type.String({ examples: ['sandbox'] }),
+    currency: Type.String({ description: 'What `amount` is in: USD, USDT or USDC', examples: ['USDT'] }),
+    network: nullable(
+      Type.String({
+        description:
+          'The network of the one payment method; with several, null until the first payment, then its network',
+        examples: ['sandbox'],
+      }),
+    ),
     order_id: Type.Optional(Type.String({ description: 'Present only when one was given at creation' })),
     metadata: Type.Record(Type.String(), Type.String()),
     payment_url: Type.String({ format: 'uri', description: 'The hosted payment page for the payer' }),
@@ -42,7 +95,16 @@ export const InvoiceSchema = Type.Object(
     cancel_url: nullable(
       Type.String({ format: 'uri', description: 'Where "Cancel and return" goes; null when not given' }),
     ),
-    pay_address: Type.String({ description: 'Where the payer sends funds; unique to the invoice' }),
+    pay_address: nullable(
+      Type.String({
+        description:
+          'Where the payer sends funds (unique to the invoice); with several methods, null until the first payment, then its address',
+      }),
+    ),
+    payment_methods: Type.Array(PaymentMethodOffer, {
+      description: 'Every way to pay this invoice (contract §15)',
+    }),
+    payments: Type.Array(PaymentSchema, { description: 'Every payment seen, in the order seen' }),
     amount_paid: Type.String({
       description: 'Sum of confirmed payments, a decimal string ("0.00" at first)',
       examples: ['0.00'],
@@ -60,8 +122,22 @@ export const InvoiceSchema = Type.Object(
   { $id: 'Invoice', title: 'Invoice' },
 );
 
-/** The one place an invoice row becomes its API shape: dates to RFC 3339, internal columns dropped. */
-export function toInvoice(row: InvoiceRow, publicBaseUrl: string) {
+/**
+ * What is still due in each method's token: the amount less the accepted payments standing
+ * (confirmed or confirming), at par; nothing once the invoice is paid or failed.
+ */
+function amountDue(row: InvoiceRow, payments: readonly PaymentRecord[]): Money {
+  if (row.status === 'paid' || row.status === 'failed') return ZERO;
+  const standing = payments.filter((p) => p.status === 'pending' || p.status === 'confirmed');
+  return remainder(money(row.amount), sum(standing.map((p) => money(p.amount))));
+}
+
+/**
+ * The one place an invoice row becomes its API shape: dates to RFC 3339, internal columns dropped.
+ * `payments` are the invoice's own, in the order seen.
+ */
+export function toInvoice(row: InvoiceRow, publicBaseUrl: string, payments: readonly PaymentRecord[]) {
+  const due = amountDue(row, payments);
   return {
     id: row.id,
     project_id: row.project_id,
@@ -75,6 +151,20 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string) {
     redirect_url: row.redirect_url,
     cancel_url: row.cancel_url,
     pay_address: row.pay_address,
+    payment_methods: row.payment_methods.map((m) => ({
+      network: m.network,
+      currency: m.currency,
+      pay_address: m.pay_address,
+      amount_due: formatUnits(due, Math.min(m.decimals, 6)),
+    })),
+    payments: payments.map((p) => ({
+      network: p.network,
+      currency: p.currency,
+      tx_hash: p.tx_hash,
+      amount: formatMoney(money(p.amount)),
+      status: viewStatus(p.status),
+      created_at: p.seen_at.toISOString(),
+    })),
     amount_paid: formatMoney(money(row.amount_paid)),
     paid_late: row.paid_late,
     failure_reason: row.failure_reason,

@@ -77,7 +77,13 @@ describe('an invoice through its lifecycle', () => {
       'invoice.paid',
     ]);
     const detected = JSON.parse(events[1]!.body).data;
-    expect(detected.payment).toEqual({ tx_hash: paid.tx_hash, amount: '10.00', confirmed: true });
+    expect(detected.payment).toEqual({
+      tx_hash: paid.tx_hash,
+      network: 'sandbox',
+      currency: 'USDT',
+      amount: '10.00',
+      confirmed: true,
+    });
     const paidEvent = JSON.parse(events[2]!.body).data;
     expect(paidEvent).toMatchObject({
       previous_status: 'pending',

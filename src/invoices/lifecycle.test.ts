@@ -24,13 +24,21 @@ function invoice(overrides: Partial<InvoiceState> = {}): InvoiceState {
     txHash: null,
     paidLate: false,
     failureReason: null,
+    toleranceBasisPoints: 0,
     payments: [],
     ...overrides,
   };
 }
 
 const pay = (amount: string, confirmed = true, txHash = `0x${amount}`) =>
-  ({ kind: 'payment', txHash, amount: toUnits(amount), confirmed }) satisfies Observation;
+  ({
+    kind: 'payment',
+    network: 'sandbox',
+    currency: 'USDT',
+    txHash,
+    amount: toUnits(amount),
+    confirmed,
+  }) satisfies Observation;
 
 /** Applies observations in order, each at its own time; returns the final outcome and every event. */
 function run(state: InvoiceState, steps: Array<[Observation, Date]>) {
@@ -138,7 +146,7 @@ describe('contract §9, row by row', () => {
   test('pending + a seen payment dropped before confirming, nothing else pending → pending, tx_hash cleared', () => {
     const { state, events } = run(invoice(), [
       [pay('10.00', false, '0xa'), at(1000)],
-      [{ kind: 'reversal', txHash: '0xa' }, at(2000)],
+      [{ kind: 'reversal', txHash: '0xa', currency: 'USDT' }, at(2000)],
     ]);
     expect(state).toMatchObject({ status: 'pending', txHash: null });
     expect(events).toEqual(['pending→invoice.payment_detected']);
@@ -148,7 +156,7 @@ describe('contract §9, row by row', () => {
     const { state } = run(invoice(), [
       [pay('10.00', false, '0xa'), at(1000)],
       [{ kind: 'tick' }, afterExpiry(10)],
-      [{ kind: 'reversal', txHash: '0xa' }, afterExpiry(20)],
+      [{ kind: 'reversal', txHash: '0xa', currency: 'USDT' }, afterExpiry(20)],
     ]);
     expect(state.status).toBe('expired');
   });
@@ -156,7 +164,7 @@ describe('contract §9, row by row', () => {
   test('a recorded payment reversed after the late window leaves the expired invoice expired', () => {
     const { state, events } = run(invoice(), [
       [pay('1.00', true, '0xa'), afterExpiry(LATE_PAYMENT_WINDOW_MS + 1)],
-      [{ kind: 'reversal', txHash: '0xa' }, afterExpiry(LATE_PAYMENT_WINDOW_MS + 2)],
+      [{ kind: 'reversal', txHash: '0xa', currency: 'USDT' }, afterExpiry(LATE_PAYMENT_WINDOW_MS + 2)],
     ]);
     expect(state).toMatchObject({ status: 'expired', failureReason: null });
     expect(events).toEqual(['pending→invoice.expired', 'expired→invoice.payment_detected']);
@@ -165,7 +173,7 @@ describe('contract §9, row by row', () => {
   test('a payment mined again after a reversal is the latest standing: tx_hash names it', () => {
     const { state } = run(invoice(), [
       [pay('1.00', false, '0xa'), at(1000)],
-      [{ kind: 'reversal', txHash: '0xa' }, at(2000)],
+      [{ kind: 'reversal', txHash: '0xa', currency: 'USDT' }, at(2000)],
       [pay('1.00', false, '0xb'), at(3000)],
       [pay('1.00', false, '0xa'), at(4000)],
     ]);
@@ -189,7 +197,7 @@ describe('contract §9, row by row', () => {
   test('a reversed confirmed payment on an open invoice → failed payment_reversed', () => {
     const { state } = run(invoice(), [
       [pay('4.00', true, '0xa'), at(1000)],
-      [{ kind: 'reversal', txHash: '0xa' }, at(2000)],
+      [{ kind: 'reversal', txHash: '0xa', currency: 'USDT' }, at(2000)],
     ]);
     expect(state).toMatchObject({ status: 'failed', failureReason: 'payment_reversed' });
   });
@@ -201,7 +209,7 @@ describe('terminal states and repeats', () => {
     for (const o of [
       pay('10.00'),
       pay('1.00', false),
-      { kind: 'reversal', txHash: '0xz' } as const,
+      { kind: 'reversal', txHash: '0xz', currency: 'USDT' } as const,
       { kind: 'tick' } as const,
     ]) {
       const out = transition(start, o, afterExpiry(10));
@@ -231,7 +239,9 @@ describe('terminal states and repeats', () => {
   });
 
   test('a reversal of an unknown transaction changes nothing', () => {
-    expect(transition(invoice(), { kind: 'reversal', txHash: '0xnope' }, at(10)).changed).toBe(false);
+    expect(
+      transition(invoice(), { kind: 'reversal', txHash: '0xnope', currency: 'USDT' }, at(10)).changed,
+    ).toBe(false);
   });
 
   test('amounts with 18 decimals add up exactly', () => {
@@ -277,7 +287,7 @@ describe('what the lifecycle tells readers and workers', () => {
       [pay('3.00', false, '0x2'), at(2)],
     ]);
     expect(outstanding(state)).toBe(toUnits('3.00'));
-    const reversed = transition(state, { kind: 'reversal', txHash: '0x2' }, at(3)).state;
+    const reversed = transition(state, { kind: 'reversal', txHash: '0x2', currency: 'USDT' }, at(3)).state;
     expect(outstanding(reversed)).toBe(toUnits('6.00'));
     const over = run(invoice(), [[pay('12.00'), at(1)]]).state;
     expect(outstanding(over)).toBe(0n);
@@ -290,7 +300,7 @@ describe('what the lifecycle tells readers and workers', () => {
     expect(seen.payment?.block).toEqual(block1);
     const confirmed = transition(seen.state, pay('10.00', true), at(2));
     expect(confirmed.payment?.block).toEqual(block1);
-    const dropped = transition(seen.state, { kind: 'reversal', txHash: '0x10.00' }, at(2));
+    const dropped = transition(seen.state, { kind: 'reversal', txHash: '0x10.00', currency: 'USDT' }, at(2));
     const again = transition(dropped.state, { ...pay('10.00', false), block: block2 }, at(3));
     expect(again.payment?.block).toEqual(block2);
   });

@@ -11,7 +11,12 @@ import type { FailureReason, InvoiceStatus, PaymentStatus } from './status.js';
 
 export const LATE_PAYMENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-export type EventType = 'invoice.payment_detected' | 'invoice.paid' | 'invoice.expired' | 'invoice.failed';
+export type EventType =
+  | 'invoice.payment_detected'
+  | 'invoice.payment_unaccepted'
+  | 'invoice.paid'
+  | 'invoice.expired'
+  | 'invoice.failed';
 
 /** Where a chain source saw a payment: it finds the payment again by block to confirm or reverse it. */
 export interface BlockRef {
@@ -19,8 +24,15 @@ export interface BlockRef {
   hash: string;
 }
 
+/**
+ * One transfer to the invoice. A payment is named by its transaction and token: one transaction may
+ * carry two tokens to one invoice. `amount` is in the token, which pays the invoice currency at par
+ * (USD = USDT = USDC, contract §15).
+ */
 export interface Payment {
   txHash: string;
+  network: string;
+  currency: string;
   amount: Money;
   status: PaymentStatus;
   seenAt: Date;
@@ -38,12 +50,24 @@ export interface InvoiceState {
   txHash: string | null;
   paidLate: boolean;
   failureReason: FailureReason | null;
+  /** Hundredths of a percent the confirmed payments may fall short and still pay (0 to 5000). */
+  toleranceBasisPoints: number;
   payments: readonly Payment[];
 }
 
 export type Observation =
-  | { kind: 'payment'; txHash: string; amount: Money; confirmed: boolean; block?: BlockRef | null }
-  | { kind: 'reversal'; txHash: string }
+  | {
+      kind: 'payment';
+      txHash: string;
+      network: string;
+      currency: string;
+      amount: Money;
+      confirmed: boolean;
+      /** False for a known token on a watched network that this invoice does not accept. */
+      accepted?: boolean;
+      block?: BlockRef | null;
+    }
+  | { kind: 'reversal'; txHash: string; currency: string }
   /** Time has passed: the expiry worker's nudge. */
   | { kind: 'tick' };
 
@@ -64,7 +88,7 @@ export interface Outcome {
 }
 
 /** A new invoice: pending, nothing paid yet. */
-export function opened(amount: Money, expiresAt: Date): InvoiceState {
+export function opened(amount: Money, expiresAt: Date, toleranceBasisPoints = 0): InvoiceState {
   return {
     status: 'pending',
     amount,
@@ -73,6 +97,7 @@ export function opened(amount: Money, expiresAt: Date): InvoiceState {
     txHash: null,
     paidLate: false,
     failureReason: null,
+    toleranceBasisPoints,
     payments: [],
   };
 }
@@ -84,15 +109,29 @@ export function confirmedTotal(state: InvoiceState): Money {
 }
 
 /**
- * What is still to be sent: the amount less every payment standing (confirmed or still confirming),
- * never below zero. A payment on its way counts, so nobody is asked to pay it a second time.
+ * What confirmed payments must reach for the invoice to be paid: the amount less the underpayment
+ * tolerance (contract §15), rounded up to Money's last digit so that "at the threshold" is exact.
+ */
+export function threshold(state: InvoiceState): Money {
+  const kept = state.amount * BigInt(10_000 - state.toleranceBasisPoints);
+  return ((kept + 9_999n) / 10_000n) as Money;
+}
+
+const standing = (p: Payment) => p.status === 'pending' || p.status === 'confirmed';
+
+/**
+ * What is still to be sent: the amount less every accepted payment standing (confirmed or still
+ * confirming), never below zero. A payment on its way counts, so nobody is asked to pay it a second time.
  */
 export function outstanding(state: InvoiceState): Money {
-  return remainder(
-    state.amount,
-    sum(state.payments.filter((p) => p.status !== 'reversed').map((p) => p.amount)),
-  );
+  return remainder(state.amount, sum(state.payments.filter(standing).map((p) => p.amount)));
 }
+
+/** Whether two records name the same payment: one transaction, one token. */
+export const samePayment = (
+  a: { txHash: string; currency: string },
+  b: { txHash: string; currency: string },
+) => a.txHash === b.txHash && a.currency === b.currency;
 
 /** A payment seen and not yet confirmed. */
 export function confirming(state: InvoiceState): Payment | undefined {
@@ -138,7 +177,18 @@ export function transition(state: InvoiceState, observation: Observation, now: D
   // got to the invoice, finds it expired first, exactly as if the worker had been instant.
   let s = expireIfDue(state, now, emitted);
   const applied = observation.kind === 'tick' ? undefined : applyObservation(s, observation, now);
-  if (applied) {
+  if (applied?.payment.status === 'unaccepted') {
+    // Recorded and told, never credited: the invoice's status and schedule do not move.
+    s = applied.state;
+    if (applied.detected) {
+      emitted.push({
+        type: 'invoice.payment_unaccepted',
+        previousStatus: s.status,
+        state: s,
+        payment: applied.payment,
+      });
+    }
+  } else if (applied) {
     s = applied.state;
     if (applied.detected && (s.status === 'pending' || s.status === 'expired')) {
       emitted.push({
@@ -167,35 +217,31 @@ function applyObservation(
   o: Exclude<Observation, { kind: 'tick' }>,
   now: Date,
 ): Applied | undefined {
-  const existing = s.payments.find((p) => p.txHash === o.txHash);
+  const existing = s.payments.find((p) => samePayment(p, o));
   let payment: Payment;
   let detected = false;
   let reversedConfirmed = false;
   if (o.kind === 'payment') {
+    const accepted = o.accepted ?? true;
+    const arrived = (): Payment => ({
+      txHash: o.txHash,
+      network: o.network,
+      currency: o.currency,
+      amount: o.amount,
+      status: accepted ? (o.confirmed ? 'confirmed' : 'pending') : 'unaccepted',
+      seenAt: now,
+      confirmedAt: accepted && o.confirmed ? now : null,
+      reversedAt: null,
+      block: o.block ?? null,
+    });
     if (!existing) {
-      payment = {
-        txHash: o.txHash,
-        amount: o.amount,
-        status: o.confirmed ? 'confirmed' : 'pending',
-        seenAt: now,
-        confirmedAt: o.confirmed ? now : null,
-        reversedAt: null,
-        block: o.block ?? null,
-      };
+      payment = arrived();
       detected = true;
     } else if (existing.status === 'pending' && o.confirmed) {
       payment = { ...existing, status: 'confirmed', confirmedAt: now };
     } else if (existing.status === 'reversed') {
       // Mined again after a reorganisation dropped it: the payment stands again, seen anew.
-      payment = {
-        ...existing,
-        amount: o.amount,
-        status: o.confirmed ? 'confirmed' : 'pending',
-        seenAt: now,
-        confirmedAt: o.confirmed ? now : null,
-        reversedAt: null,
-        block: o.block ?? null,
-      };
+      payment = arrived();
       detected = true;
     } else {
       return undefined; // a repeated observation changes nothing
@@ -228,7 +274,7 @@ export function seenOrder(a: Payment, b: Payment): number {
 function latestStanding(payments: readonly Payment[]): string | null {
   for (let i = payments.length - 1; i >= 0; i--) {
     const p = payments[i] as Payment;
-    if (p.status !== 'reversed') return p.txHash;
+    if (standing(p)) return p.txHash;
   }
   return null;
 }
@@ -248,12 +294,13 @@ function settle(s: InvoiceState, now: Date, emitted: Emitted[], reversedConfirme
     );
   }
   const paid = confirmedTotal(s);
-  if (from === 'pending' && paid >= s.amount) {
+  const due = threshold(s);
+  if (from === 'pending' && paid >= due) {
     // On time: before the deadline, or held open past it by a payment first seen before it.
     return emit(emitted, from, { ...s, status: 'paid', paidAt: now }, 'invoice.paid');
   }
   if (from === 'expired' && inLateWindow) {
-    if (paid >= s.amount) {
+    if (paid >= due) {
       return emit(emitted, from, { ...s, status: 'paid', paidAt: now, paidLate: true }, 'invoice.paid');
     }
     if (paid > 0n)

@@ -27,6 +27,8 @@ test('7,000 payments reported in one observe() are all written, in one transacti
     invoiceId: ids[i % ids.length] as string,
     observation: {
       kind: 'payment',
+      network: 'sandbox',
+      currency: 'USDT',
       txHash: `0x${i.toString(16).padStart(64, '0')}`,
       amount: money('0.01'),
       confirmed: true,

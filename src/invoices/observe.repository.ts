@@ -1,7 +1,8 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { FamilyName } from '../networks/family.js';
 import type { InvoiceEvent } from './events.js';
-import type { InvoiceRow, PaymentRow } from './invoice.table.js';
+import type { InvoiceRow, OfferedMethod, PaymentRow } from './invoice.table.js';
 
 type Tx = Transaction<Database>;
 type Db = Kysely<Database>;
@@ -42,13 +43,14 @@ export async function savePayments(tx: Tx, rows: PaymentRow[]): Promise<void> {
   if (rows.length === 0) return;
   const col = <K extends keyof PaymentRow>(k: K) => rows.map((r) => r[k]);
   await sql`
-    insert into payments (invoice_id, tx_hash, network, amount, status, seen_at, confirmed_at, reversed_at,
-                          block_number, block_hash)
+    insert into payments (invoice_id, tx_hash, network, currency, amount, status, seen_at, confirmed_at,
+                          reversed_at, block_number, block_hash)
     select * from unnest(${col('invoice_id')}::text[], ${col('tx_hash')}::text[], ${col('network')}::text[],
+                         ${col('currency')}::text[],
                          ${col('amount')}::numeric[], ${col('status')}::text[], ${col('seen_at')}::timestamptz[],
                          ${col('confirmed_at')}::timestamptz[], ${col('reversed_at')}::timestamptz[],
                          ${col('block_number')}::bigint[], ${col('block_hash')}::text[])
-    on conflict (invoice_id, tx_hash) do update set
+    on conflict (invoice_id, tx_hash, currency) do update set
       amount = excluded.amount,
       status = excluded.status,
       seen_at = excluded.seen_at,
@@ -69,6 +71,8 @@ export async function saveInvoices(tx: Tx, rows: InvoiceRow[]): Promise<void> {
   await sql`
     update invoices set
       status = v.status,
+      network = v.network,
+      pay_address = v.pay_address,
       paid_at = v.paid_at,
       tx_hash = v.tx_hash,
       paid_late = v.paid_late,
@@ -77,11 +81,12 @@ export async function saveInvoices(tx: Tx, rows: InvoiceRow[]): Promise<void> {
       due_at = v.due_at,
       open_until = v.open_until,
       updated_at = v.updated_at
-    from unnest(${col('id')}::text[], ${col('status')}::text[], ${col('paid_at')}::timestamptz[],
+    from unnest(${col('id')}::text[], ${col('status')}::text[], ${col('network')}::text[],
+                ${col('pay_address')}::text[], ${col('paid_at')}::timestamptz[],
                 ${col('tx_hash')}::text[], ${col('paid_late')}::boolean[], ${col('failure_reason')}::text[],
                 ${col('amount_paid')}::numeric[], ${col('due_at')}::timestamptz[],
                 ${col('open_until')}::timestamptz[], ${col('updated_at')}::timestamptz[])
-      as v(id, status, paid_at, tx_hash, paid_late, failure_reason, amount_paid, due_at, open_until, updated_at)
+      as v(id, status, network, pay_address, paid_at, tx_hash, paid_late, failure_reason, amount_paid, due_at, open_until, updated_at)
     where invoices.id = v.id`.execute(tx);
 }
 
@@ -98,26 +103,27 @@ export async function saveEvents(tx: Tx, events: InvoiceEvent[]): Promise<void> 
 }
 
 /**
- * Invoices on the network, among the given deposit addresses, that a payment still counts for
- * (`open_until`, from lifecycle.schedule). One index probe per address: the cost follows the
- * transfers, not the number of open invoices.
+ * Invoices with one of the given deposit addresses in the family (an EVM address serves every EVM
+ * network), that a payment still counts for (`open_until`, from lifecycle.schedule). One index probe
+ * per address: the cost follows the transfers, not the number of open invoices or projects.
  */
-export function openInvoicesAt(db: Db, network: string, addresses: string[], now: Date) {
-  return db
+export async function openInvoicesAt(db: Db, family: FamilyName, addresses: string[], now: Date) {
+  const column = family === 'evm' ? 'evm_address' : 'tron_address';
+  const rows = await db
     .selectFrom('invoices')
-    .select(['id', 'pay_address', 'currency'])
-    .where('network', '=', network)
-    .where('pay_address', '=', (eb) => eb.fn.any(eb.val(addresses)))
+    .select(['id', `${column} as address`, 'payment_methods'])
+    .where(column, '=', (eb) => eb.fn.any(eb.val(addresses)))
     .where('open_until', '>', now)
     .execute();
+  return rows as Array<{ id: string; address: string; payment_methods: OfferedMethod[] }>;
 }
 
-/** When the oldest invoice that a payment on the network still counts for was created. */
-export async function oldestOpenInvoice(db: Db, network: string, now: Date): Promise<Date | undefined> {
+/** When the oldest invoice that a payment in the family still counts for was created. */
+export async function oldestOpenInvoice(db: Db, family: FamilyName, now: Date): Promise<Date | undefined> {
   const row = await db
     .selectFrom('invoices')
     .select((eb) => eb.fn.min('created_at').as('oldest'))
-    .where('network', '=', network)
+    .where(family === 'evm' ? 'evm_address' : 'tron_address', 'is not', null)
     .where('open_until', '>', now)
     .executeTakeFirst();
   return row?.oldest ?? undefined;
@@ -127,7 +133,7 @@ export async function oldestOpenInvoice(db: Db, network: string, now: Date): Pro
 export function confirmingUpTo(db: Db, network: string, block: bigint) {
   return db
     .selectFrom('payments')
-    .select(['invoice_id', 'tx_hash', 'amount'])
+    .select(['invoice_id', 'tx_hash', 'currency', 'amount'])
     .where('network', '=', network)
     .where('status', '=', 'pending')
     .where('block_number', '<=', block.toString())
@@ -139,7 +145,7 @@ export function confirmingUpTo(db: Db, network: string, block: bigint) {
 export function standingAbove(db: Db, network: string, block: bigint) {
   return db
     .selectFrom('payments')
-    .select(['invoice_id', 'tx_hash'])
+    .select(['invoice_id', 'tx_hash', 'currency'])
     .where('network', '=', network)
     .where('status', '<>', 'reversed')
     .where('block_number', '>', block.toString())

@@ -105,7 +105,14 @@ export async function expireDue(db: Kysely<Database>, ctx: ObserveContext, limit
 /** The columns of an invoice the lifecycle reads. */
 export type StateColumns = Pick<
   InvoiceRow,
-  'status' | 'amount' | 'payment_expires_at' | 'paid_at' | 'tx_hash' | 'paid_late' | 'failure_reason'
+  | 'status'
+  | 'amount'
+  | 'payment_expires_at'
+  | 'paid_at'
+  | 'tx_hash'
+  | 'paid_late'
+  | 'failure_reason'
+  | 'underpayment_tolerance_percent'
 >;
 
 /** The lifecycle's view of an invoice row and its payment rows. */
@@ -118,9 +125,12 @@ export function stateOf(row: StateColumns, payments: readonly PaymentRow[]): Inv
     txHash: row.tx_hash,
     paidLate: row.paid_late,
     failureReason: row.failure_reason,
+    toleranceBasisPoints: Math.round(Number(row.underpayment_tolerance_percent) * 100),
     payments: payments
       .map((p) => ({
         txHash: p.tx_hash,
+        network: p.network,
+        currency: p.currency,
         amount: money(p.amount),
         status: p.status,
         seenAt: p.seen_at,
@@ -165,10 +175,12 @@ class Changes {
     if (!outcome.changed) return;
     if (outcome.payment) {
       const saved = toPaymentRow(entry.row, outcome.payment);
-      const at = entry.payments.findIndex((p) => p.tx_hash === saved.tx_hash);
+      const at = entry.payments.findIndex(
+        (p) => p.tx_hash === saved.tx_hash && p.currency === saved.currency,
+      );
       if (at >= 0) entry.payments[at] = saved;
       else entry.payments.push(saved);
-      this.payments.set(`${entry.row.id} ${saved.tx_hash}`, saved);
+      this.payments.set(`${entry.row.id} ${saved.tx_hash} ${saved.currency}`, saved);
     }
     for (const e of outcome.emitted) this.events.push(this.toEvent(entry.row, e));
     entry.row = toRow(entry.row, outcome.state, this.ctx.now);
@@ -183,7 +195,11 @@ class Changes {
 
   private toEvent(row: InvoiceRow, e: Emitted): InvoiceEvent {
     const data: Record<string, unknown> = {
-      invoice: toInvoice(toRow(row, e.state, this.ctx.now), this.ctx.publicBaseUrl),
+      invoice: toInvoice(
+        toRow(row, e.state, this.ctx.now),
+        this.ctx.publicBaseUrl,
+        e.state.payments.map((p) => toPaymentRow(row, p)),
+      ),
       previous_status: e.previousStatus,
     };
     if (e.payment) data.payment = paymentView(e.payment);
@@ -195,7 +211,8 @@ function toPaymentRow(invoice: InvoiceRow, p: Payment): PaymentRow {
   return {
     invoice_id: invoice.id,
     tx_hash: p.txHash,
-    network: invoice.network,
+    network: p.network,
+    currency: p.currency,
     amount: formatMoney(p.amount),
     status: p.status,
     seen_at: p.seenAt,
@@ -210,6 +227,7 @@ function toRow(row: InvoiceRow, s: InvoiceState, now: Date): InvoiceRow {
   const { dueAt, openUntil } = schedule(s);
   return {
     ...row,
+    ...methodInUse(row, s),
     status: s.status,
     paid_at: s.paidAt,
     tx_hash: s.txHash,
@@ -222,6 +240,25 @@ function toRow(row: InvoiceRow, s: InvoiceState, now: Date): InvoiceRow {
   };
 }
 
+/**
+ * An invoice of several methods has no `network` and `pay_address` until its first accepted payment
+ * shows which method the payer chose; from then on, that one's (contract §15).
+ */
+function methodInUse(row: InvoiceRow, s: InvoiceState): Pick<InvoiceRow, 'network' | 'pay_address'> {
+  if (row.network !== null) return { network: row.network, pay_address: row.pay_address };
+  const first = s.payments.find((p) => p.status !== 'unaccepted');
+  const method = first && row.payment_methods.find((m) => m.network === first.network);
+  return method
+    ? { network: method.network, pay_address: method.pay_address }
+    : { network: null, pay_address: null };
+}
+
 function paymentView(p: Payment) {
-  return { tx_hash: p.txHash, amount: formatMoney(p.amount), confirmed: p.status === 'confirmed' };
+  return {
+    tx_hash: p.txHash,
+    network: p.network,
+    currency: p.currency,
+    amount: formatMoney(p.amount),
+    confirmed: p.status === 'confirmed',
+  };
 }

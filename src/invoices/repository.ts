@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { boundsOf } from '../db/database.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { type GroupCommit, groupCommit, type Settled, writeEachOnFailure } from '../db/group-commit.js';
@@ -7,6 +7,7 @@ import { executePrepared, type Placeholders, statement } from '../db/statement.j
 import { liveKey } from '../merchants/repository.js';
 import type { InvoiceEvent } from './events.js';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.js';
+import type { PaymentRecord } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
 import type { InvoiceStatus } from './status.js';
 
@@ -28,6 +29,27 @@ export interface NewInvoice {
   claim?: IdempotencyClaim | undefined;
 }
 
+/** An invoice with its payments, as the API shows it (invoice.ts toInvoice). */
+export type InvoiceWithPayments = InvoiceRow & { payments: PaymentRecord[] };
+
+/**
+ * The invoice's payments, in the order seen, as one JSON column of the same statement: one index probe
+ * on the payments' primary key, no second round trip.
+ */
+export function paymentsOf(invoice: RawBuilder<string>) {
+  return sql<PaymentRecord[]>`(
+    select coalesce(jsonb_agg(jsonb_build_object(
+             'network', p.network, 'currency', p.currency, 'tx_hash', p.tx_hash, 'amount', p.amount::text,
+             'status', p.status, 'seen_at', p.seen_at) order by p.seen_at, p.tx_hash), '[]'::jsonb)
+    from payments p where p.invoice_id = ${invoice})`;
+}
+
+/** JSON has no dates: seen_at comes back as text. */
+export function withPayments<T extends { payments: PaymentRecord[] }>(row: T): T {
+  for (const p of row.payments) p.seen_at = new Date(p.seen_at);
+  return row;
+}
+
 /** One row of the create statement's input, as the JSON document it reads with jsonb_to_recordset. */
 function inputRow(n: NewInvoice) {
   const i = n.invoice;
@@ -37,6 +59,7 @@ function inputRow(n: NewInvoice) {
     amount: i.amount,
     currency: i.currency,
     network: i.network,
+    payment_methods: i.payment_methods,
     order_id: i.order_id,
     metadata: i.metadata,
     redirect_url: i.redirect_url,
@@ -45,7 +68,11 @@ function inputRow(n: NewInvoice) {
     due_at: i.due_at,
     open_until: i.open_until,
     pay_address: i.pay_address,
-    address_index: i.address_index,
+    evm_address: i.evm_address,
+    evm_address_index: i.evm_address_index,
+    tron_address: i.tron_address,
+    tron_address_index: i.tron_address_index,
+    underpayment_tolerance_percent: i.underpayment_tolerance_percent,
     created_at: i.created_at,
     key_id: n.keyId,
     event_id: n.created.id,
@@ -69,9 +96,11 @@ const insertStatement = statement(
   (p: Placeholders<{ rows: string; retention: string }>) => sql<InvoiceRow>`
   with input as (
     select * from jsonb_to_recordset(${p.rows}::jsonb) as t(
-      id text, project_id text, amount numeric, currency text, network text, order_id text,
-      metadata jsonb, redirect_url text, cancel_url text, payment_expires_at timestamptz, due_at timestamptz, open_until timestamptz,
-      pay_address text, address_index bigint, created_at timestamptz, key_id text, event_id text,
+      id text, project_id text, amount numeric, currency text, network text, payment_methods jsonb,
+      order_id text, metadata jsonb, redirect_url text, cancel_url text, payment_expires_at timestamptz,
+      due_at timestamptz, open_until timestamptz, pay_address text, evm_address text,
+      evm_address_index bigint, tron_address text, tron_address_index bigint,
+      underpayment_tolerance_percent numeric, created_at timestamptz, key_id text, event_id text,
       event_body text, idempotency_key text, fingerprint text)
   ),
   live as (
@@ -86,12 +115,14 @@ const insertStatement = statement(
     returning invoice_id
   ),
   inv as (
-    insert into invoices (id, project_id, status, amount, currency, network, order_id, metadata,
-                          redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address,
-                          address_index, created_at, updated_at)
-    select id, project_id, 'pending', amount, currency, network, order_id, metadata, redirect_url,
-           cancel_url, payment_expires_at, due_at, open_until, pay_address, address_index, created_at,
-           created_at
+    insert into invoices (id, project_id, status, amount, currency, network, payment_methods, order_id,
+                          metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until,
+                          pay_address, evm_address, evm_address_index, tron_address, tron_address_index,
+                          underpayment_tolerance_percent, created_at, updated_at)
+    select id, project_id, 'pending', amount, currency, network, payment_methods, order_id, metadata,
+           redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address, evm_address,
+           evm_address_index, tron_address, tron_address_index, underpayment_tolerance_percent,
+           created_at, created_at
     from live
     where idempotency_key is null or id in (select invoice_id from claim)
     returning *
@@ -158,9 +189,11 @@ export function findClaimedInvoice(db: Kysely<Database>, projectId: string, key:
     .innerJoin('invoices as i', 'i.id', 'k.invoice_id')
     .selectAll('i')
     .select('k.request_hash')
+    .select(paymentsOf(sql.ref('i.id')).as('payments'))
     .where('k.project_id', '=', projectId)
     .where('k.key', '=', key)
-    .executeTakeFirst();
+    .executeTakeFirst()
+    .then((row) => row && withPayments(row));
 }
 
 const findStatement = statement(
@@ -169,6 +202,7 @@ const findStatement = statement(
     db
       .selectFrom('invoices')
       .selectAll()
+      .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
       .where('id', '=', p.id)
       .where('project_id', '=', p.projectId)
       .where(liveKey(p.keyId)),
@@ -187,8 +221,8 @@ interface Lookup {
  */
 const findManyStatement = statement(
   'invoice_find_many',
-  (p: Placeholders<{ lookups: string }>) => sql<InvoiceRow & { n: number }>`
-  select i.*, r.n
+  (p: Placeholders<{ lookups: string }>) => sql<InvoiceWithPayments & { n: number }>`
+  select i.*, ${paymentsOf(sql.ref('i.id'))} as payments, r.n
   from jsonb_to_recordset(${p.lookups}::jsonb) as r(n int, id text, project_id text, key_id text)
   join invoices i on i.id = r.id and i.project_id = r.project_id
   where ${liveKey(sql.ref('r.key_id'))}`,
@@ -197,20 +231,21 @@ const findManyStatement = statement(
 async function findBatch(db: Kysely<Database>, batch: readonly Lookup[]) {
   if (batch.length === 1) {
     const [l] = batch as [Lookup];
-    return [{ ok: true as const, value: (await findStatement(db, l))[0] }];
+    const [row] = await findStatement(db, l);
+    return [{ ok: true as const, value: row && withPayments(row) }];
   }
   const lookups = JSON.stringify(
     batch.map((l, n) => ({ n, id: l.id, project_id: l.projectId, key_id: l.keyId })),
   );
-  const found = new Map<number, InvoiceRow>();
-  for (const { n, ...row } of await findManyStatement(db, { lookups })) found.set(n, row);
+  const found = new Map<number, InvoiceWithPayments>();
+  for (const { n, ...row } of await findManyStatement(db, { lookups })) found.set(n, withPayments(row));
   return batch.map((_, n) => ({ ok: true as const, value: found.get(n) }));
 }
 
-const readers = new WeakMap<Kysely<Database>, GroupCommit<Lookup, InvoiceRow | undefined>>();
+const readers = new WeakMap<Kysely<Database>, GroupCommit<Lookup, InvoiceWithPayments | undefined>>();
 
 /** The gets of one database handle, read in batches. */
-export function invoiceReader(db: Kysely<Database>): GroupCommit<Lookup, InvoiceRow | undefined> {
+export function invoiceReader(db: Kysely<Database>): GroupCommit<Lookup, InvoiceWithPayments | undefined> {
   let reader = readers.get(db);
   if (!reader) {
     reader = groupCommit((batch: readonly Lookup[]) => findBatch(db, batch), {
@@ -229,12 +264,21 @@ export function findInvoice(
   projectId: string,
   id: string,
   keyId: string,
-): Promise<InvoiceRow | undefined> {
+): Promise<InvoiceWithPayments | undefined> {
   return invoiceReader(db).submit({ id, projectId, keyId });
 }
 
-export function findInvoiceById(db: Kysely<Database>, id: string): Promise<InvoiceRow | undefined> {
-  return db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findInvoiceById(
+  db: Kysely<Database>,
+  id: string,
+): Promise<InvoiceWithPayments | undefined> {
+  const row = await db
+    .selectFrom('invoices')
+    .selectAll()
+    .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && withPayments(row);
 }
 
 export interface InvoiceFilter {
@@ -242,20 +286,25 @@ export interface InvoiceFilter {
   orderId?: string | undefined;
 }
 
-export function listInvoices(
+export async function listInvoices(
   db: Kysely<Database>,
   projectId: string,
   filter: InvoiceFilter,
   page: { limit: number; offset: number },
 ) {
-  let q = db.selectFrom('invoices').selectAll().where('project_id', '=', projectId);
+  let q = db
+    .selectFrom('invoices')
+    .selectAll()
+    .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
+    .where('project_id', '=', projectId);
   // `= any(array)` rather than `in (…)`, so the text is the same for any number of statuses.
   if (filter.statuses) q = q.where('status', '=', sql<InvoiceStatus>`any(${filter.statuses}::text[])`);
   if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
-  return executePrepared(
+  const rows = await executePrepared(
     db,
     q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset),
   );
+  return rows.map(withPayments);
 }
 
 /**

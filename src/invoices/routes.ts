@@ -49,6 +49,16 @@ const CreateInvoiceBody = Type.Object(
     ),
     redirect_url: Type.Optional(nullable(ReturnUrl('Where the paid view sends the payer back to your shop'))),
     cancel_url: Type.Optional(nullable(ReturnUrl('Where the waiting view\'s "Cancel and return" goes'))),
+    network: Type.Optional(
+      nullable(
+        Type.String({
+          pattern: '^[a-z0-9-]{1,32}$',
+          description:
+            "Offer only this network's payment methods (one the project accepts; rule `not_accepted` otherwise)",
+          examples: ['tron'],
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -132,7 +142,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       );
       reply.code(201).header('Location', `/v1/merchant/invoices/${invoice.id}`);
       if (replayed) reply.header('Idempotent-Replayed', 'true');
-      return ok(request, 'Invoice created', toInvoice(invoice, app.config.publicBaseUrl));
+      return ok(request, 'Invoice created', toInvoice(invoice, app.config.publicBaseUrl, invoice.payments));
     },
   );
 
@@ -159,7 +169,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { rows, pagination } = await service.listInvoices(app.db, request.principal, request.query);
-      const data = rows.map((r) => toInvoice(r, app.config.publicBaseUrl));
+      const data = rows.map((r) => toInvoice(r, app.config.publicBaseUrl, r.payments));
       return okWithMeta(request, 'Invoices', data, { pagination });
     },
   );
@@ -181,7 +191,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const invoice = await service.getInvoice(app.db, request.principal, request.params.invoice);
-      return ok(request, 'Invoice', toInvoice(invoice, app.config.publicBaseUrl));
+      return ok(request, 'Invoice', toInvoice(invoice, app.config.publicBaseUrl, invoice.payments));
     },
   );
 };

@@ -5,13 +5,15 @@ import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../merchants/authenticate.js';
 import { formatMoney, parseInvoiceAmount } from '../money/money.js';
-import { newDepositAddress } from '../networks/deposit-address.js';
+import { type DepositAddress, newDepositAddresses } from '../networks/deposit-address.js';
+import { type AddressKind, addressKind, type PaymentMethod, tokenDecimals } from '../networks/methods.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import { newEvent } from './events.js';
 import { requestFingerprint } from './idempotency.js';
 import { toInvoice } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
 import { opened, schedule } from './lifecycle.js';
+import type { InvoiceWithPayments } from './repository.js';
 import * as repo from './repository.js';
 import type { InvoiceStatus } from './status.js';
 
@@ -21,10 +23,12 @@ export interface NewInvoiceInput {
   metadata?: Record<string, string> | null | undefined;
   redirect_url?: string | null | undefined;
   cancel_url?: string | null | undefined;
+  /** Offer only this network's methods (contract §15). */
+  network?: string | null | undefined;
 }
 
 export interface Created {
-  invoice: InvoiceRow;
+  invoice: InvoiceWithPayments;
   /** True when an earlier request with the same Idempotency-Key made it. */
   replayed: boolean;
 }
@@ -48,18 +52,28 @@ export async function createInvoice(
   if (!amount.ok) {
     throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
   }
+  const methods = offeredMethods(principal, input.network ?? undefined);
   const id = newId('inv');
   const expiresAt = new Date(ctx.now.getTime() + principal.invoiceTtlSeconds * 1000);
-  const { dueAt, openUntil } = schedule(opened(amount.value, expiresAt));
-  const project = { id: principal.projectId, network: principal.network };
-  const deposit = await newDepositAddress(db, ctx.networks, project, id);
+  const toleranceBasisPoints = Math.round(Number(principal.tolerancePercent) * 100);
+  const { dueAt, openUntil } = schedule(opened(amount.value, expiresAt, toleranceBasisPoints));
+  const addresses = await newDepositAddresses(db, ctx.networks, principal.projectId, methods, id);
+  const offered = methods.map((m) => {
+    const kind = addressKind(ctx.networks, m.network) as AddressKind;
+    const decimals = tokenDecimals(ctx.networks, m);
+    // Methods are checked against the registry when set; a network since removed cannot be offered.
+    if (decimals === undefined) throw new Error(`${m.currency} on ${m.network} is no longer configured`);
+    return { ...m, pay_address: (addresses[kind] as DepositAddress).address, decimals };
+  });
+  const only = offered.length === 1 ? offered[0] : undefined;
   const invoice: InvoiceRow = {
     id,
     project_id: principal.projectId,
     status: 'pending',
     amount: formatMoney(amount.value),
     currency: principal.currency,
-    network: principal.network,
+    network: only?.network ?? null,
+    payment_methods: offered,
     order_id: input.order_id ?? null,
     metadata: input.metadata ?? {},
     redirect_url: input.redirect_url ?? null,
@@ -67,8 +81,12 @@ export async function createInvoice(
     payment_expires_at: expiresAt,
     paid_at: null,
     tx_hash: null,
-    pay_address: deposit.address,
-    address_index: deposit.index,
+    pay_address: only?.pay_address ?? null,
+    evm_address: addresses.evm?.address ?? null,
+    evm_address_index: addresses.evm?.index ?? null,
+    tron_address: addresses.tron?.address ?? null,
+    tron_address_index: addresses.tron?.index ?? null,
+    underpayment_tolerance_percent: principal.tolerancePercent,
     amount_paid: '0.00',
     paid_late: false,
     failure_reason: null,
@@ -81,7 +99,7 @@ export async function createInvoice(
     invoice.project_id,
     id,
     'invoice.created',
-    { invoice: toInvoice(invoice, ctx.publicBaseUrl), previous_status: null },
+    { invoice: toInvoice(invoice, ctx.publicBaseUrl, []), previous_status: null },
     ctx.now,
   );
   const claim =
@@ -95,6 +113,7 @@ export async function createInvoice(
             metadata: invoice.metadata,
             redirect_url: invoice.redirect_url,
             cancel_url: invoice.cancel_url,
+            network: input.network ?? undefined,
           }),
         };
 
@@ -104,7 +123,7 @@ export async function createInvoice(
   // claim purged between our insert and our read.
   for (let attempt = 1; attempt <= 2; attempt++) {
     const inserted = await repo.insertInvoice(db, { invoice, created, keyId: principal.keyId, claim });
-    if (inserted) return { invoice: inserted, replayed: false };
+    if (inserted) return { invoice: { ...inserted, payments: [] }, replayed: false };
     await principal.confirm();
     if (!claim) continue;
     const existing = await repo.findClaimedInvoice(db, principal.projectId, claim.key);
@@ -114,6 +133,22 @@ export async function createInvoice(
     return { invoice: replayed, replayed: true };
   }
   throw new Error('invoice insert wrote nothing for a live key');
+}
+
+/** The project's methods, or only those of the network the request names (VALIDATION_ERROR if none). */
+function offeredMethods(principal: Principal, network: string | undefined): readonly PaymentMethod[] {
+  if (network === undefined) return principal.methods;
+  const methods = principal.methods.filter((m) => m.network === network);
+  if (methods.length > 0) return methods;
+  const accepted = [...new Set(principal.methods.map((m) => m.network))].join(', ');
+  throw ApiError.validation([
+    {
+      in: 'body',
+      field: 'network',
+      rule: 'not_accepted',
+      message: `this project does not accept payments on ${network}; it accepts: ${accepted}`,
+    },
+  ]);
 }
 
 function reusedKey(): ApiError {
@@ -132,7 +167,7 @@ export async function getInvoice(
   db: Kysely<Database>,
   principal: Principal,
   id: string,
-): Promise<InvoiceRow> {
+): Promise<InvoiceWithPayments> {
   // A malformed id, an unknown one and another project's all take the same query and answer alike
   // (contract §4), so neither the body nor the timing tells them apart.
   const row = await repo.findInvoice(db, principal.projectId, id, principal.keyId);
@@ -144,7 +179,7 @@ export async function getInvoice(
 }
 
 /** Any invoice by id, whatever its project: for the operator's calls (sandbox payments). */
-export function findInvoiceById(db: Kysely<Database>, id: string): Promise<InvoiceRow | undefined> {
+export function findInvoiceById(db: Kysely<Database>, id: string): Promise<InvoiceWithPayments | undefined> {
   return repo.findInvoiceById(db, id);
 }
 

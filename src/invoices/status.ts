@@ -2,5 +2,9 @@
 export const INVOICE_STATUSES = ['pending', 'paid', 'expired', 'failed'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
-export type PaymentStatus = 'pending' | 'confirmed' | 'reversed';
+/**
+ * `pending`: seen, still confirming (the API says `detected`); `unaccepted`: a known token on a watched
+ * network that the invoice does not accept, recorded and never credited (contract §15).
+ */
+export type PaymentStatus = 'pending' | 'confirmed' | 'reversed' | 'unaccepted';
 export type FailureReason = 'underpaid' | 'payment_reversed';

@@ -5,11 +5,15 @@ import { ok } from '../http/envelope.js';
 import { errorResponses, PathId, Success } from '../http/schemas.js';
 import {
   Currency,
+  EvmXpub,
   InvoiceTtlSeconds,
   Name,
   NetworkName,
   NewKeySchema,
+  PaymentMethods,
   ProjectChangesSchema,
+  TolerancePercent,
+  TronXpub,
   Xpub,
 } from './fields.js';
 import {
@@ -89,8 +93,15 @@ export const merchantAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
             account_id: Type.String({ minLength: 1 }),
             name: Name,
             currency: Type.Optional({ ...Currency, default: 'USDT' }),
-            network: Type.Optional({ ...NetworkName, default: 'sandbox' }),
+            network: Type.Optional({
+              ...NetworkName,
+              description: `${NetworkName.description}; alone, the project accepts that network's tokens payable in \`currency\` (default \`sandbox\`)`,
+            }),
+            payment_methods: Type.Optional(PaymentMethods),
             xpub: Type.Optional(Xpub),
+            evm_xpub: Type.Optional(EvmXpub),
+            tron_xpub: Type.Optional(TronXpub),
+            underpayment_tolerance_percent: Type.Optional(TolerancePercent),
             invoice_ttl_seconds: Type.Optional(InvoiceTtlSeconds),
           },
           { additionalProperties: false },

@@ -4,6 +4,7 @@ import type { Notifier } from '../db/notifier.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, type ErrorCode } from '../http/errors.js';
 import { type RateLimitStore, rateLimitedError } from '../http/rate-limit.js';
+import type { PaymentMethod } from '../networks/methods.js';
 import { hashApiKey, parseAuthorization } from './api-key.js';
 import { AUTH_CHANNEL, findKeyByHash, type KeyVerification, touchApiKey } from './repository.js';
 
@@ -11,8 +12,14 @@ import { AUTH_CHANNEL, findKeyByHash, type KeyVerification, touchApiKey } from '
 export interface Principal {
   keyId: string;
   projectId: string;
+  /** The invoice currency: USD, USDT or USDC. */
   currency: string;
+  /** The first method's network. */
   network: string;
+  /** What the project's invoices may be paid with, in the page's order (contract §15). */
+  methods: readonly PaymentMethod[];
+  /** The underpayment tolerance, numeric(4,2) as a decimal string. */
+  tolerancePercent: string;
   invoiceTtlSeconds: number;
   /**
    * Re-reads the key and throws the auth error it now deserves (revoked, deactivated). Operations run
@@ -105,6 +112,8 @@ export async function createAuthenticator(deps: {
       projectId: verified.project_id,
       currency: verified.currency,
       network: verified.network,
+      methods: verified.payment_methods,
+      tolerancePercent: verified.underpayment_tolerance_percent,
       invoiceTtlSeconds: verified.invoice_ttl_seconds,
       confirm: () => confirm(hash),
     };

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum } from '../http/schemas.js';
-import { CURRENCIES } from '../networks/network.js';
+import { MAX_METHODS } from '../networks/methods.js';
+import { CURRENCIES, INVOICE_CURRENCIES } from '../networks/network.js';
 import { ActiveStatusSchema, MAX_TTL_SECONDS, MIN_TTL_SECONDS } from './merchant.js';
 
 /**
@@ -22,17 +23,47 @@ export const NetworkName = Type.String({
   examples: ['polygon'],
 });
 
-export const Currency = StringEnum(CURRENCIES);
+/** The invoice currency (contract §15): USD is paid in USDT or USDC at par; a token only in itself. */
+export const Currency = StringEnum(INVOICE_CURRENCIES, {
+  description: 'What invoices are priced in: `USD` (paid in USDT or USDC at par), `USDT` or `USDC`',
+});
 
-export const Xpub = nullable(
-  Type.String({
-    minLength: 1,
-    maxLength: 200,
-    description:
-      "The account-level extended public key (BIP32) that deposit addresses are derived from: m/44'/60'/0' on EVM networks, m/44'/195'/0' on TRON; required on a chain, never a private key",
-    examples: ['xpub6C…'],
-  }),
+/** A token a network may offer. */
+export const Token = StringEnum(CURRENCIES);
+
+export const PaymentMethodSchema = Type.Object(
+  { network: NetworkName, currency: Token },
+  { additionalProperties: false },
 );
+
+export const PaymentMethods = Type.Array(PaymentMethodSchema, {
+  minItems: 1,
+  maxItems: MAX_METHODS,
+  description:
+    'Every `{network, currency}` pair invoices may be paid with, in the order the payment page offers them; each a token its network offers and payable in `currency`',
+});
+
+const xpubOf = (description: string) =>
+  nullable(Type.String({ minLength: 1, maxLength: 200, description, examples: ['xpub6C…'] }));
+
+export const Xpub = xpubOf(
+  "The account-level extended public key (BIP32) that deposit addresses are derived from, for a project whose methods are all in one family: m/44'/60'/0' on EVM networks, m/44'/195'/0' on TRON; never a private key",
+);
+export const EvmXpub = xpubOf(
+  "The account-level extended public key (m/44'/60'/0') EVM deposit addresses are derived from; one address serves every EVM network",
+);
+export const TronXpub = xpubOf(
+  "The account-level extended public key (m/44'/195'/0') TRON deposit addresses are derived from",
+);
+
+export const TolerancePercent = Type.Number({
+  minimum: 0,
+  maximum: 50,
+  multipleOf: 0.01,
+  description:
+    'An invoice counts as paid once its confirmed payments reach amount × (1 − tolerance / 100): 0 to 50, up to two decimals',
+  examples: [0, 1.5],
+});
 
 export const InvoiceTtlSeconds = Type.Integer({
   minimum: MIN_TTL_SECONDS,
@@ -48,7 +79,11 @@ export const ProjectChangesSchema = Type.Object(
     invoice_ttl_seconds: Type.Optional(InvoiceTtlSeconds),
     currency: Type.Optional(Currency),
     network: Type.Optional(NetworkName),
+    payment_methods: Type.Optional(PaymentMethods),
     xpub: Type.Optional(Xpub),
+    evm_xpub: Type.Optional(EvmXpub),
+    tron_xpub: Type.Optional(TronXpub),
+    underpayment_tolerance_percent: Type.Optional(TolerancePercent),
   },
   { additionalProperties: false, minProperties: 1 },
 );

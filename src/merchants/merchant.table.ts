@@ -1,4 +1,5 @@
-import type { Selectable } from 'kysely';
+import type { ColumnType, Selectable } from 'kysely';
+import type { PaymentMethod } from '../networks/methods.js';
 
 export type ActiveStatus = 'active' | 'inactive';
 
@@ -15,10 +16,21 @@ export interface ProjectTable {
   account_id: string;
   name: string;
   status: ActiveStatus;
+  /** The invoice currency: USD, USDT or USDC (contract §15). */
   currency: string;
+  /** The first payment method's network (what `network` meant before payment methods). */
   network: string;
-  /** The extended public key deposit addresses come from; null on `sandbox`. */
+  /** The accepted methods, in the page's order: JSON text on the way in (pg writes arrays as SQL arrays). */
+  payment_methods: ColumnType<PaymentMethod[], string, string>;
+  /**
+   * The single xpub of before payment methods; read only to file it under its family on start-up
+   * (fileLegacyXpubs). Deposit addresses come from evm_xpub and tron_xpub.
+   */
   xpub: string | null;
+  evm_xpub: string | null;
+  tron_xpub: string | null;
+  /** numeric(4,2), read as a decimal string: 0 to 50. */
+  underpayment_tolerance_percent: ColumnType<string, string | undefined, string>;
   invoice_ttl_seconds: number;
   created_at: Date;
   updated_at: Date;

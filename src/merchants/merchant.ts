@@ -23,9 +23,23 @@ export const ProjectSchema = Type.Object(
     account_id: Type.String(),
     name: Type.String(),
     status: ActiveStatusSchema,
-    currency: Type.String({ examples: ['USDT'] }),
-    network: Type.String({ examples: ['sandbox'] }),
-    xpub: nullable(Type.String({ description: 'The extended public key deposit addresses come from' })),
+    currency: Type.String({ description: 'The invoice currency: USD, USDT or USDC', examples: ['USDT'] }),
+    network: Type.String({ description: "The first payment method's network", examples: ['sandbox'] }),
+    payment_methods: Type.Array(
+      Type.Object({
+        network: Type.String({ examples: ['tron'] }),
+        currency: Type.String({ examples: ['USDT'] }),
+      }),
+      { description: "Every way invoices may be paid, in the payment page's order" },
+    ),
+    xpub: nullable(
+      Type.String({
+        description: 'The extended public key deposit addresses come from, when there is only one',
+      }),
+    ),
+    evm_xpub: nullable(Type.String({ description: 'The key EVM deposit addresses come from' })),
+    tron_xpub: nullable(Type.String({ description: 'The key TRON deposit addresses come from' })),
+    underpayment_tolerance_percent: Type.Number({ examples: [0, 1.5] }),
     invoice_ttl_seconds: Type.Integer(),
     created_at: Timestamp,
   },
@@ -58,7 +72,11 @@ export function toProject(row: ProjectRow) {
     status: row.status,
     currency: row.currency,
     network: row.network,
+    payment_methods: row.payment_methods.map(({ network, currency }) => ({ network, currency })),
     xpub: row.xpub,
+    evm_xpub: row.evm_xpub,
+    tron_xpub: row.tron_xpub,
+    underpayment_tolerance_percent: Number(row.underpayment_tolerance_percent),
     invoice_ttl_seconds: row.invoice_ttl_seconds,
     created_at: row.created_at.toISOString(),
   };

@@ -1,6 +1,14 @@
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import {
+  type Insertable,
+  type Kysely,
+  type RawBuilder,
+  sql,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type Placeholders, statement } from '../db/statement.js';
+import type { PaymentMethod } from '../networks/methods.js';
 import type { AccountTable, ApiKeyRow, ApiKeyTable, ProjectTable } from './merchant.table.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -28,21 +36,21 @@ export function findAccount(db: Db, id: string) {
   return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function insertProject(db: Db, row: ProjectTable) {
+export function insertProject(db: Db, row: Insertable<ProjectTable>) {
   return db.insertInto('projects').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateProject(
-  db: Db,
-  id: string,
-  changes: Partial<
-    Pick<
-      ProjectTable,
-      'status' | 'name' | 'invoice_ttl_seconds' | 'network' | 'currency' | 'xpub' | 'updated_at'
-    >
-  >,
-) {
+export function updateProject(db: Db, id: string, changes: Updateable<ProjectTable>) {
   return db.updateTable('projects').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** Files the single `xpub` of projects of before migration 0010 under its family (service.fileLegacyXpubs). */
+export async function fileLegacyXpubs(db: Db, tronNetworks: string[]): Promise<void> {
+  await sql`
+    update projects set
+      tron_xpub = case when network = any(${tronNetworks}::text[]) then xpub end,
+      evm_xpub = case when network = any(${tronNetworks}::text[]) then null else xpub end
+    where xpub is not null and evm_xpub is null and tron_xpub is null and network <> 'sandbox'`.execute(db);
 }
 
 export function lockProject(db: Db, id: string) {
@@ -94,6 +102,8 @@ export interface KeyVerification {
   project_status: 'active' | 'inactive';
   currency: string;
   network: string;
+  payment_methods: PaymentMethod[];
+  underpayment_tolerance_percent: string;
   invoice_ttl_seconds: number;
   account_status: 'active' | 'inactive';
 }
@@ -112,6 +122,8 @@ const findKeyStatement = statement('api_key_verify', (p: Placeholders<{ hash: Bu
       'p.status as project_status',
       'p.currency',
       'p.network',
+      'p.payment_methods',
+      'p.underpayment_tolerance_percent',
       'p.invoice_ttl_seconds',
       'a.status as account_status',
     ])

@@ -1,12 +1,18 @@
 import type { Kysely } from 'kysely';
 import { audit, type Change } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
+import type { FieldError } from '../http/errors.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
-import { type NetworkRegistry, SANDBOX } from '../networks/network.js';
-import { paymentSettingsErrors } from '../networks/settings.js';
+import {
+  addressKind,
+  networkMethods,
+  type PaymentMethod,
+  paymentSettingsErrors,
+} from '../networks/methods.js';
+import { type Currency, type NetworkRegistry, SANDBOX } from '../networks/network.js';
 import { generateApiKey, hashApiKey, last4 } from './api-key.js';
-import type { ActiveStatus } from './merchant.table.js';
+import type { ActiveStatus, ProjectRow } from './merchant.table.js';
 import * as repo from './repository.js';
 
 export async function createAccount(db: Kysely<Database>, input: { name: string }, change: Change) {
@@ -45,12 +51,19 @@ export async function setAccountStatus(
   });
 }
 
-export interface NewProject {
-  account_id: string;
-  name: string;
+export interface PaymentInput {
   currency?: string | undefined;
   network?: string | undefined;
+  payment_methods?: PaymentMethod[] | undefined;
   xpub?: string | null | undefined;
+  evm_xpub?: string | null | undefined;
+  tron_xpub?: string | null | undefined;
+  underpayment_tolerance_percent?: number | undefined;
+}
+
+export interface NewProject extends PaymentInput {
+  account_id: string;
+  name: string;
   invoice_ttl_seconds?: number | undefined;
 }
 
@@ -60,13 +73,7 @@ export async function createProject(
   input: NewProject,
   change: Change,
 ) {
-  const settings = {
-    currency: input.currency ?? 'USDT',
-    network: input.network ?? SANDBOX,
-    xpub: input.xpub ?? null,
-  };
-  const problems = paymentSettingsErrors(networks, settings);
-  if (problems.length > 0) throw ApiError.validation(problems);
+  const settings = paymentSettings(networks, undefined, input);
   return db.transaction().execute(async (tx) => {
     const account = await repo.findAccount(tx, input.account_id);
     if (!account) {
@@ -89,14 +96,21 @@ export async function createProject(
   });
 }
 
-export interface ProjectChanges {
+export interface ProjectChanges extends PaymentInput {
   status?: ActiveStatus | undefined;
   name?: string | undefined;
   invoice_ttl_seconds?: number | undefined;
-  network?: string | undefined;
-  currency?: string | undefined;
-  xpub?: string | null | undefined;
 }
+
+const PAYMENT_FIELDS = [
+  'currency',
+  'network',
+  'payment_methods',
+  'xpub',
+  'evm_xpub',
+  'tron_xpub',
+  'underpayment_tolerance_percent',
+] as const;
 
 export async function updateProject(
   db: Kysely<Database>,
@@ -108,14 +122,16 @@ export async function updateProject(
   return db.transaction().execute(async (tx) => {
     const current = await repo.lockProject(tx, id);
     if (!current) throw ApiError.notFound('No project with this id');
-    // The payment settings are checked as they will be after the change, all three together.
-    const problems = paymentSettingsErrors(networks, {
-      network: changes.network ?? current.network,
-      currency: changes.currency ?? current.currency,
-      xpub: changes.xpub === undefined ? current.xpub : changes.xpub,
+    // The payment settings are checked as they will be after the change, all together.
+    const touchesPayment = PAYMENT_FIELDS.some((f) => changes[f] !== undefined);
+    const { status, name, invoice_ttl_seconds } = changes;
+    const row = await repo.updateProject(tx, id, {
+      ...(status === undefined ? {} : { status }),
+      ...(name === undefined ? {} : { name }),
+      ...(invoice_ttl_seconds === undefined ? {} : { invoice_ttl_seconds }),
+      ...(touchesPayment ? paymentSettings(networks, current, changes) : {}),
+      updated_at: change.now,
     });
-    if (problems.length > 0) throw ApiError.validation(problems);
-    const row = await repo.updateProject(tx, id, { ...changes, updated_at: change.now });
     if (!row) throw ApiError.notFound('No project with this id');
     // Cached verifications carry the project's status and invoice settings.
     await repo.notifyAuthChanged(tx);
@@ -124,11 +140,127 @@ export async function updateProject(
   });
 }
 
+/** The payment columns of a project after `input` (contract §15), or VALIDATION_ERROR naming every problem. */
+function paymentSettings(networks: NetworkRegistry, current: ProjectRow | undefined, input: PaymentInput) {
+  const currency = input.currency ?? current?.currency ?? 'USDT';
+  const problems: FieldError[] = [];
+  let methods: PaymentMethod[];
+  if (input.payment_methods !== undefined) {
+    methods = input.payment_methods;
+    if (input.network !== undefined && input.network !== methods[0]?.network) {
+      problems.push({
+        in: 'body',
+        field: 'network',
+        rule: 'conflict',
+        message: "network, when sent with payment_methods, must be the first method's network",
+      });
+    }
+  } else if (input.network !== undefined) {
+    methods = singleNetwork(networks, input.network, currency);
+  } else if (current && input.currency !== undefined) {
+    // A project of one network changing its currency takes that network's tokens in the new one.
+    const names = new Set(current.payment_methods.map((m) => m.network));
+    methods =
+      names.size === 1 ? singleNetwork(networks, [...names][0] as string, currency) : current.payment_methods;
+  } else {
+    methods = current?.payment_methods ?? singleNetwork(networks, SANDBOX, currency);
+  }
+  const kinds = new Set(methods.map((m) => addressKind(networks, m.network)));
+  // The older single `xpub` is the key of the one chain family the methods are in.
+  let legacyFamily: 'evm' | 'tron' | undefined;
+  if (input.xpub !== undefined) {
+    if (kinds.has('evm') && kinds.has('tron')) {
+      problems.push({
+        in: 'body',
+        field: 'xpub',
+        rule: 'ambiguous',
+        message: 'this project accepts EVM and TRON methods: send evm_xpub and tron_xpub instead of xpub',
+      });
+    } else legacyFamily = kinds.has('tron') ? 'tron' : 'evm';
+  }
+  const keyOf = (family: 'evm' | 'tron') => {
+    const given = input[`${family}_xpub`];
+    if (given !== undefined) return { xpub: given, given: true };
+    if (legacyFamily === family) return { xpub: input.xpub ?? null, given: true };
+    return { xpub: current?.[`${family}_xpub`] ?? null, given: false };
+  };
+  const evm = keyOf('evm');
+  const tron = keyOf('tron');
+  problems.push(
+    ...paymentSettingsErrors(networks, {
+      currency,
+      methods,
+      evmXpub: evm.xpub,
+      tronXpub: tron.xpub,
+      given: { evm: evm.given, tron: tron.given },
+    }),
+  );
+  if (problems.length > 0) {
+    throw ApiError.validation(legacyFields(problems, input, legacyFamily));
+  }
+  const evmXpub = evm.xpub;
+  const tronXpub = tron.xpub;
+  const tolerance =
+    input.underpayment_tolerance_percent ?? Number(current?.underpayment_tolerance_percent ?? 0);
+  return {
+    currency,
+    network: (methods[0] as PaymentMethod).network,
+    payment_methods: JSON.stringify(methods.map(({ network, currency }) => ({ network, currency }))),
+    evm_xpub: evmXpub,
+    tron_xpub: tronXpub,
+    // What readers of the single `xpub` see: the key, when there is only one.
+    xpub: evmXpub !== null && tronXpub !== null ? null : (evmXpub ?? tronXpub),
+    underpayment_tolerance_percent: tolerance.toFixed(2),
+  };
+}
+
+/** "Only `network`", as before payment methods: the network's tokens payable in the currency. */
+function singleNetwork(networks: NetworkRegistry, network: string, currency: string): PaymentMethod[] {
+  const methods = networkMethods(networks, network, currency);
+  // None: a method the rules refuse, so the caller hears why (an unknown network, a token not offered).
+  return methods.length > 0
+    ? methods
+    : [{ network, currency: (currency === 'USD' ? 'USDT' : currency) as Currency }];
+}
+
+/**
+ * A request in the shape of before payment methods (`network`, `currency`, `xpub`) hears of its
+ * problems under those fields, as it always did.
+ */
+function legacyFields(problems: FieldError[], input: PaymentInput, legacyFamily: string | undefined) {
+  const byNetwork = input.payment_methods === undefined;
+  return problems.map((p) => {
+    if (legacyFamily && p.field === `${legacyFamily}_xpub`) return { ...p, field: 'xpub' };
+    if (byNetwork && input.evm_xpub === undefined && input.tron_xpub === undefined) {
+      if (p.field === 'evm_xpub' || p.field === 'tron_xpub') return { ...p, field: 'xpub' };
+    }
+    if (byNetwork && /^payment_methods\[\d+\]\.network$/.test(p.field)) return { ...p, field: 'network' };
+    if (byNetwork && /^payment_methods\[\d+\]\.currency$/.test(p.field)) return { ...p, field: 'currency' };
+    return p;
+  });
+}
+
+/**
+ * Projects of before payment methods have one `xpub`, for the family of their network; which family a
+ * network is in is configuration, so it is filed here, on start-up, once (migration 0010).
+ */
+export async function fileLegacyXpubs(db: Kysely<Database>, networks: NetworkRegistry): Promise<void> {
+  const tron = networks
+    .all()
+    .filter((n) => n.family === 'tron')
+    .map((n) => n.name);
+  await repo.fileLegacyXpubs(db, tron);
+}
+
 /** What an audit row says of a project change: which fields, and their new values (never a secret). */
 function describeChanges(projectId: string, changes: ProjectChanges): string {
   const parts = Object.entries(changes)
     .filter(([, value]) => value !== undefined)
-    .map(([field, value]) => (field === 'xpub' ? `xpub ${value ? 'set' : 'none'}` : `${field} ${value}`));
+    .map(([field, value]) =>
+      field.endsWith('xpub')
+        ? `${field} ${value ? 'set' : 'none'}`
+        : `${field} ${typeof value === 'object' ? JSON.stringify(value) : value}`,
+    );
   return `${projectId}: ${parts.join(', ') || 'no change'}`;
 }
 

@@ -119,3 +119,11 @@ export function fromTokenUnits(units: bigint, decimals: number): Money {
   if (decimals >= MONEY_DECIMALS) return (units / 10n ** BigInt(decimals - MONEY_DECIMALS)) as Money;
   return (units * 10n ** BigInt(MONEY_DECIMALS - decimals)) as Money;
 }
+
+/** Money as exactly `decimals` decimals (a token's, for a payer to send), rounded UP like toTokenUnits. */
+export function formatUnits(value: Money, decimals: number): string {
+  const units = toTokenUnits(value, decimals)
+    .toString()
+    .padStart(decimals + 1, '0');
+  return decimals === 0 ? units : `${units.slice(0, -decimals)}.${units.slice(-decimals)}`;
+}

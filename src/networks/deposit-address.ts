@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import type { HDKey } from '@scure/bip32';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { FAMILY } from './family.js';
-import { type NetworkRegistry, SANDBOX } from './network.js';
-import { takeAddressIndex } from './repository.js';
+import { FAMILIES, FAMILY } from './family.js';
+import { type AddressKind, addressKind, type PaymentMethod } from './methods.js';
+import type { NetworkRegistry } from './network.js';
+import { takeAddressIndexes } from './repository.js';
 import { deriveAddress, parseXpub } from './xpub.js';
 
 const MAX_CHILD_INDEX = 2 ** 31 - 1;
@@ -16,31 +17,50 @@ export interface DepositAddress {
   index: string | null;
 }
 
+/** An invoice's deposit addresses, one per kind its methods need. */
+export type DepositAddresses = Partial<Record<AddressKind, DepositAddress>>;
+
 /**
- * Where the payer of a new invoice sends funds. On a chain: the next fresh child index of the
- * project's xpub (never reused, see takeAddressIndex); Paydesk only ever sees public keys. On
- * `sandbox`: a synthetic address derived from the invoice id, unique to it and shaped like the EVM
- * address a real network gives.
+ * Where the payer of a new invoice sends funds, for each kind of address its methods need. On a chain
+ * family: the next fresh child index of the project's xpub for that family (never reused, see
+ * takeAddressIndexes), one address for every network of the family; Paydesk only ever sees public
+ * keys. On `sandbox`: a synthetic address derived from the invoice id, unique to it and shaped like
+ * the EVM address a real network gives.
  */
-export async function newDepositAddress(
+export async function newDepositAddresses(
   db: Kysely<Database>,
   networks: NetworkRegistry,
-  project: { id: string; network: string },
+  projectId: string,
+  methods: readonly PaymentMethod[],
   invoiceId: string,
-): Promise<DepositAddress> {
-  if (project.network === SANDBOX) {
-    return { address: `0x${createHash('sha256').update(invoiceId).digest('hex').slice(0, 40)}`, index: null };
+): Promise<DepositAddresses> {
+  const kinds = new Set<AddressKind>();
+  for (const m of methods) {
+    const kind = addressKind(networks, m.network);
+    // A project's methods are checked against the registry whenever they are set (methods.ts).
+    if (!kind) throw new Error(`project ${projectId} accepts unknown network ${m.network}`);
+    kinds.add(kind);
   }
-  const network = networks.get(project.network);
-  // A project's network is checked against the registry whenever it is set (settings.ts).
-  if (!network) throw new Error(`project ${project.id} is on unknown network ${project.network}`);
-  const taken = await takeAddressIndex(db, project.id);
-  // Project settings are validated together (admin API), so a chain project always has its key.
-  if (!taken) throw new Error(`project ${project.id} is on a chain but has no xpub`);
-  const index = Number(taken.index);
-  if (index > MAX_CHILD_INDEX)
-    throw new Error(`xpub of project ${project.id} has no unused child index left`);
-  return { address: deriveAddress(keyOf(taken.xpub), index, FAMILY[network.family]), index: taken.index };
+  const out: DepositAddresses = {};
+  if (kinds.has('sandbox')) {
+    out.sandbox = {
+      address: `0x${createHash('sha256').update(invoiceId).digest('hex').slice(0, 40)}`,
+      index: null,
+    };
+  }
+  const families = FAMILIES.filter((f) => kinds.has(f));
+  if (families.length === 0) return out;
+  const taken = await takeAddressIndexes(db, projectId, families);
+  for (const family of families) {
+    const t = taken.find((row) => row.family === family);
+    // Project settings are validated together, so a family's methods always come with its key.
+    if (!t) throw new Error(`project ${projectId} accepts ${family} methods but has no ${family} xpub`);
+    const index = Number(t.index);
+    if (index > MAX_CHILD_INDEX)
+      throw new Error(`${family} xpub of project ${projectId} has no unused child index left`);
+    out[family] = { address: deriveAddress(keyOf(t.xpub), index, FAMILY[family]), index: t.index };
+  }
+  return out;
 }
 
 // Parsing checks the key's checksum and decodes a curve point: worth doing once per key, not per invoice.

@@ -1,9 +1,16 @@
 /** What Paydesk knows about a payment network; the registry (registry.ts) holds them all. */
 import type { FamilyName } from './family.js';
 
-/** The currencies a project may invoice in: stablecoins, one token per network each. */
+/** The tokens a network may offer: stablecoins, one contract per network each. */
 export const CURRENCIES = ['USDT', 'USDC'] as const;
 export type Currency = (typeof CURRENCIES)[number];
+
+/**
+ * What a project may price its invoices in (contract §15): `USD`, paid in USDT or USDC at par, or one
+ * of the tokens, paid in that token only.
+ */
+export const INVOICE_CURRENCIES = ['USD', ...CURRENCIES] as const;
+export type InvoiceCurrency = (typeof INVOICE_CURRENCIES)[number];
 
 /** The simulated network whose payments are made by hand (contract §11); every other network is a chain. */
 export const SANDBOX = 'sandbox';

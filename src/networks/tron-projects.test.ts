@@ -75,12 +75,12 @@ describe('a project on TRON', () => {
     const ids = created.map((r) => r.json().data.id as string);
     const rows = await t.database.db
       .selectFrom('invoices')
-      .select('address_index')
+      .select(['evm_address_index', 'tron_address_index'])
       .where('id', 'in', ids)
       .execute();
-    expect(rows.map((r) => Number(r.address_index)).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 20 }, (_, i) => i),
-    );
+    expect(
+      rows.map((r) => Number(r.evm_address_index ?? r.tron_address_index)).sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 });
 

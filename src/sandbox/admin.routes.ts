@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok } from '../http/envelope.js';
-import { errorResponses, PathId, Success } from '../http/schemas.js';
+import { errorResponses, PathId, StringEnum, Success } from '../http/schemas.js';
 import { explainedFormat } from '../http/validation.js';
 import { toInvoice } from '../invoices/invoice.js';
 import { parsePaymentAmount } from '../money/money.js';
+import { CURRENCIES } from '../networks/network.js';
 import { simulatePayment, simulateReversal } from './service.js';
 
 /** What one simulated payment may carry: up to 18 decimals, as a chain transfer may. */
@@ -37,6 +38,11 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
             ),
             confirmed: Type.Optional(Type.Boolean({ default: true })),
             tx_hash: Type.Optional(TxHash),
+            currency: Type.Optional(
+              StringEnum(CURRENCIES, {
+                description: "The sandbox token paid; default: the invoice's first sandbox method's",
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -51,7 +57,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
         now: app.clock(),
         publicBaseUrl: app.config.publicBaseUrl,
       });
-      return ok(request, 'Payment simulated', toInvoice(invoice, app.config.publicBaseUrl));
+      return ok(request, 'Payment simulated', toInvoice(invoice, app.config.publicBaseUrl, invoice.payments));
     },
   );
 
@@ -75,7 +81,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
         now: app.clock(),
         publicBaseUrl: app.config.publicBaseUrl,
       });
-      return ok(request, 'Payment reversed', toInvoice(invoice, app.config.publicBaseUrl));
+      return ok(request, 'Payment reversed', toInvoice(invoice, app.config.publicBaseUrl, invoice.payments));
     },
   );
 };

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
-import type { InvoiceRow } from '../invoices/invoice.table.js';
-import { outstanding } from '../invoices/lifecycle.js';
-import { type ObserveContext, observeOne, type Report } from '../invoices/observe.js';
+import { outstanding, samePayment } from '../invoices/lifecycle.js';
+import { type ObserveContext, observe, observeOne, type Report, type Reported } from '../invoices/observe.js';
+import type { InvoiceWithPayments } from '../invoices/repository.js';
 import { findInvoiceById } from '../invoices/service.js';
 import { type Money, money } from '../money/money.js';
 import { SANDBOX } from '../networks/network.js';
@@ -14,6 +14,8 @@ export interface SimulatedPayment {
   amount?: string | undefined;
   confirmed?: boolean | undefined;
   tx_hash?: string | undefined;
+  /** Which sandbox token the payment is made in; default: the invoice's first sandbox method's. */
+  currency?: string | undefined;
 }
 
 /**
@@ -27,22 +29,43 @@ export async function simulatePayment(
   invoiceId: string,
   input: SimulatedPayment,
   ctx: ObserveContext,
-): Promise<InvoiceRow> {
+): Promise<InvoiceWithPayments> {
   const invoice = await sandboxInvoice(db, invoiceId);
+  const methods = invoice.payment_methods.filter((m) => m.network === SANDBOX);
+  const method =
+    input.currency === undefined ? methods[0] : methods.find((m) => m.currency === input.currency);
+  if (!method) {
+    throw ApiError.validation([
+      {
+        in: 'body',
+        field: 'currency',
+        rule: 'not_accepted',
+        message: `this invoice does not accept ${input.currency} on sandbox; it accepts: ${methods.map((m) => m.currency).join(', ')}`,
+      },
+    ]);
+  }
   const txHash = input.tx_hash ?? `0x${randomBytes(32).toString('hex')}`;
   const confirmed = input.confirmed ?? true;
-  const pay = (amount: Money) => ({ kind: 'payment' as const, txHash, amount, confirmed });
+  const pay = (amount: Money) => ({
+    kind: 'payment' as const,
+    txHash,
+    network: SANDBOX,
+    currency: method.currency,
+    amount,
+    confirmed,
+  });
   const report: Report =
     input.amount !== undefined
       ? pay(money(input.amount))
       : (state) => {
           // The same transaction again (confirming a payment seen before) is reported as it was.
-          const same = state.payments.find((p) => p.txHash === txHash);
+          const same = state.payments.find((p) => samePayment(p, { txHash, currency: method.currency }));
           if (same) return pay(same.amount);
           const due = outstanding(state);
           return due > 0n ? pay(due) : undefined;
         };
-  return (await observeOne(db, invoice.id, report, ctx)) ?? invoice;
+  await observeOne(db, invoice.id, report, ctx);
+  return reread(db, invoice);
 }
 
 /** Drops a simulated payment that was seen, as a chain reorganisation would. */
@@ -51,21 +74,30 @@ export async function simulateReversal(
   invoiceId: string,
   txHash: string,
   ctx: ObserveContext,
-): Promise<InvoiceRow> {
+): Promise<InvoiceWithPayments> {
   const invoice = await sandboxInvoice(db, invoiceId);
-  return (await observeOne(db, invoice.id, { kind: 'reversal', txHash }, ctx)) ?? invoice;
+  // Every token the transaction carried to the invoice is dropped with it.
+  const reversals: Reported[] = invoice.payments
+    .filter((p) => p.tx_hash === txHash)
+    .map((p) => ({ invoiceId: invoice.id, observation: { kind: 'reversal', txHash, currency: p.currency } }));
+  if (reversals.length > 0) await observe(db, reversals, ctx);
+  return reread(db, invoice);
 }
 
-async function sandboxInvoice(db: Kysely<Database>, id: string): Promise<InvoiceRow> {
+async function reread(db: Kysely<Database>, invoice: InvoiceWithPayments): Promise<InvoiceWithPayments> {
+  return (await findInvoiceById(db, invoice.id)) ?? invoice;
+}
+
+async function sandboxInvoice(db: Kysely<Database>, id: string): Promise<InvoiceWithPayments> {
   const invoice = await findInvoiceById(db, id);
   if (!invoice) throw ApiError.notFound('No invoice with this id');
-  if (invoice.network !== SANDBOX) {
+  if (!invoice.payment_methods.some((m) => m.network === SANDBOX)) {
     throw ApiError.validation([
       {
         in: 'path',
         field: 'id',
         rule: 'sandbox_only',
-        message: `Payments can only be simulated on the sandbox network; this invoice is on ${invoice.network}`,
+        message: `Payments can only be simulated on the sandbox network; this invoice accepts ${[...new Set(invoice.payment_methods.map((m) => m.network))].join(', ')}`,
       },
     ]);
   }

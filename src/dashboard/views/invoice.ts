@@ -32,9 +32,9 @@ ${definition('Status', badge(i.status))}
 ${definition('Amount', `${formatMoney(money(i.amount))} ${i.currency}`)}
 ${definition('Amount paid', `${formatMoney(money(i.amount_paid))} ${i.currency}`)}
 ${definition('Order', i.order_id)}
-${definition('Network', networks.label(i.network))}
-${definition('Pay address', html`<code>${i.pay_address}</code>`)}
-${definition('Transaction', i.tx_hash ? txLink(networks, i.network, i.tx_hash) : null)}
+${definition('Network', i.network ? networks.label(i.network) : null)}
+${definition('Pay address', i.pay_address ? html`<code>${i.pay_address}</code>` : null)}
+${definition('Transaction', i.tx_hash && i.network ? txLink(networks, i.network, i.tx_hash) : null)}
 ${definition('Paid late', i.paid_late ? 'yes' : 'no')}
 ${definition('Failure reason', i.failure_reason)}
 ${definition('Created', time(i.created_at))}

@@ -1,0 +1,181 @@
+import type { FieldError } from '../http/errors.js';
+import { FAMILY, type FamilyName } from './family.js';
+import { CURRENCIES, type Currency, INVOICE_CURRENCIES, type NetworkRegistry, SANDBOX } from './network.js';
+import { unknownNetwork } from './settings.js';
+import { parseXpub } from './xpub.js';
+
+/**
+ * Payment methods (contract §15): the `{network, currency}` pairs a project accepts, and the rules
+ * that hold them together with its invoice currency and keys. The admin API and the dashboard's
+ * Settings both go through paymentSettingsErrors, so a combination is refused alike, with the same
+ * field and rule, whichever surface it comes through.
+ */
+
+export interface PaymentMethod {
+  network: string;
+  currency: Currency;
+}
+
+export const MAX_METHODS = 30;
+
+/** `sandbox` offers both tokens, with the 6 decimals they have on most chains. */
+const SANDBOX_DECIMALS = 6;
+
+/** How an address is written and derived for a method: a chain family, or the sandbox's synthetic one. */
+export type AddressKind = FamilyName | 'sandbox';
+
+/** `polygon:USDC`: a method in the page's URL (`?method=`) and wherever one must be named in one word. */
+export const methodKey = (m: PaymentMethod) => `${m.network}:${m.currency}`;
+
+export function sameMethod(a: PaymentMethod, b: PaymentMethod): boolean {
+  return a.network === b.network && a.currency === b.currency;
+}
+
+/** "USDT on TRON", "USDC on Polygon": a method as people read it. */
+export function methodLabel(networks: NetworkRegistry, m: PaymentMethod): string {
+  return `${m.currency} on ${networks.label(m.network)}`;
+}
+
+/** Whether an invoice priced in `invoiceCurrency` may be paid in `token` (USD at par in either). */
+export function payableIn(invoiceCurrency: string, token: string): boolean {
+  return invoiceCurrency === 'USD'
+    ? (CURRENCIES as readonly string[]).includes(token)
+    : invoiceCurrency === token;
+}
+
+/** Where a method's deposit address comes from; undefined for a network the registry does not know. */
+export function addressKind(networks: NetworkRegistry, network: string): AddressKind | undefined {
+  if (network === SANDBOX) return 'sandbox';
+  return networks.get(network)?.family;
+}
+
+/** The token's decimals on the network; undefined when the network does not offer it. */
+export function tokenDecimals(networks: NetworkRegistry, m: PaymentMethod): number | undefined {
+  if (m.network === SANDBOX) return SANDBOX_DECIMALS;
+  return networks.token(m.network, m.currency)?.decimals;
+}
+
+/** The tokens of a network payable in the invoice currency, in the registry's order (USDT, USDC). */
+export function networkMethods(
+  networks: NetworkRegistry,
+  network: string,
+  invoiceCurrency: string,
+): PaymentMethod[] {
+  const offered: readonly Currency[] =
+    network === SANDBOX ? CURRENCIES : CURRENCIES.filter((c) => networks.token(network, c) !== undefined);
+  return offered.filter((c) => payableIn(invoiceCurrency, c)).map((currency) => ({ network, currency }));
+}
+
+/** What a project's payment settings are, all together (contract §15). */
+export interface PaymentSettings {
+  currency: string;
+  methods: readonly PaymentMethod[];
+  evmXpub: string | null;
+  tronXpub: string | null;
+  /** Which keys this change sends: a stored key no method uses is kept, one sent for none is refused. */
+  given?: { evm: boolean; tron: boolean };
+}
+
+const error = (field: string, rule: string, message: string): FieldError => ({
+  in: 'body',
+  field,
+  rule,
+  message,
+});
+
+/**
+ * Every reason the settings cannot stand together: each method is a token its network offers and is
+ * payable in the invoice currency, appears once, and has the key its family derives addresses from.
+ */
+export function paymentSettingsErrors(networks: NetworkRegistry, s: PaymentSettings): FieldError[] {
+  if (!(INVOICE_CURRENCIES as readonly string[]).includes(s.currency)) {
+    return [error('currency', 'enum', `currency must be one of ${INVOICE_CURRENCIES.join(', ')}`)];
+  }
+  const problems: FieldError[] = [];
+  if (s.methods.length === 0 || s.methods.length > MAX_METHODS) {
+    problems.push(error('payment_methods', 'size', `payment_methods must hold 1 to ${MAX_METHODS} methods`));
+  }
+  const seen = new Set<string>();
+  const kinds = new Set<AddressKind>();
+  s.methods.forEach((m, i) => {
+    const field = `payment_methods[${i}]`;
+    const kind = addressKind(networks, m.network);
+    if (!kind) {
+      problems.push(...unknownNetwork(networks).map((e) => ({ ...e, field: `${field}.network` })));
+      return;
+    }
+    kinds.add(kind);
+    if (seen.has(methodKey(m))) {
+      problems.push(error(field, 'duplicate', `${m.currency} on ${m.network} is listed twice`));
+    }
+    seen.add(methodKey(m));
+    if (tokenDecimals(networks, m) === undefined) {
+      const network = networks.get(m.network);
+      const offered = Object.keys(network?.tokens ?? {}).join(', ') || 'none configured';
+      const why =
+        network?.family === 'tron' && m.currency === 'USDC' ? '; Circle ended USDC on TRON in 2024' : '';
+      problems.push(
+        error(
+          `${field}.currency`,
+          'unsupported',
+          `${m.currency} is not available on ${m.network} (offered: ${offered})${why}`,
+        ),
+      );
+    } else if (!payableIn(s.currency, m.currency)) {
+      problems.push(
+        error(
+          `${field}.currency`,
+          'not_payable',
+          `an invoice in ${s.currency} cannot be paid in ${m.currency}; use currency USD to accept both tokens`,
+        ),
+      );
+    }
+  });
+  // A method on an unknown network says so; whether a key is needed waits until the network is known.
+  if (s.methods.some((m) => addressKind(networks, m.network) === undefined)) return problems;
+  const given = s.given ?? { evm: true, tron: true };
+  problems.push(...keyErrors('evm', kinds.has('evm'), s.evmXpub, given.evm));
+  problems.push(...keyErrors('tron', kinds.has('tron'), s.tronXpub, given.tron));
+  if (s.evmXpub !== null && s.evmXpub === s.tronXpub) {
+    problems.push(
+      error(
+        'tron_xpub',
+        'same_key',
+        "evm_xpub and tron_xpub must differ: wallets derive them at m/44'/60'/0' and m/44'/195'/0'",
+      ),
+    );
+  }
+  return problems;
+}
+
+/** A family's methods need its account-level xpub (m/44'/60'/0', m/44'/195'/0'); no method, no key. */
+function keyErrors(family: FamilyName, used: boolean, xpub: string | null, given: boolean): FieldError[] {
+  const field = `${family}_xpub`;
+  if (xpub === null) {
+    return used
+      ? [
+          error(
+            field,
+            'required',
+            `${family === 'evm' ? 'EVM' : 'TRON'} payment methods need the extended public key (${field}) of the wallet that receives their payments`,
+          ),
+        ]
+      : [];
+  }
+  if (!used) {
+    if (!given) return [];
+    return [
+      error(
+        field,
+        'not_allowed',
+        `${field} is only for projects that accept a ${family === 'evm' ? 'EVM' : 'TRON'} method`,
+      ),
+    ];
+  }
+  try {
+    parseXpub(xpub, FAMILY[family].coinType);
+  } catch (err) {
+    return [error(field, 'format', (err as Error).message)];
+  }
+  return [];
+}
