@@ -8,6 +8,7 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
+  defineChain,
   getContractAddress,
   type Hash,
   type Hex,
@@ -27,13 +28,14 @@ const ARTIFACT = JSON.parse(readFileSync(new URL('./chain/TestToken.json', impor
 export const TOKEN_ABI: Abi = ARTIFACT.abi;
 const TOKEN_BYTECODE: Hex = ARTIFACT.bytecode;
 
-function clients(rpcUrl: string, account: Address) {
+function clients(rpcUrl: string, account: Address, chainId: number) {
   // cacheTime 0: viem otherwise serves a block number up to 4 s old, and tests mine blocks by hand.
   const transport = http(rpcUrl, { retryCount: 0 });
+  const chain = defineChain({ ...hardhat, id: chainId });
   return {
-    publicClient: createPublicClient({ chain: hardhat, transport, pollingInterval: 50, cacheTime: 0 }),
-    wallet: createWalletClient({ chain: hardhat, transport, account }),
-    testClient: createTestClient({ chain: hardhat, transport, mode: 'hardhat' }),
+    publicClient: createPublicClient({ chain, transport, pollingInterval: 50, cacheTime: 0 }),
+    wallet: createWalletClient({ chain, transport, account }),
+    testClient: createTestClient({ chain, transport, mode: 'hardhat' }),
   };
 }
 type Clients = ReturnType<typeof clients>;
@@ -76,7 +78,9 @@ export interface LocalChain {
 const running = new Set<LocalChain>();
 
 /** Starts `hardhat node` as a real child process on a free port and waits until it answers JSON-RPC. */
-export async function startChain(): Promise<LocalChain> {
+export async function startChain(options: { chainId?: number } = {}): Promise<LocalChain> {
+  // Two nodes with their own chain ids are two networks (the registry refuses a shared id).
+  const chainId = options.chainId ?? hardhat.id;
   const port = await freePort();
   const rpcUrl = `http://127.0.0.1:${port}`;
   const child = spawn(
@@ -96,7 +100,13 @@ export async function startChain(): Promise<LocalChain> {
     {
       cwd: ROOT,
       // CI=true turns off Hardhat's telemetry, Sentry reports and banners, whatever the user's settings.
-      env: { ...process.env, CI: 'true', HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        CI: 'true',
+        HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true',
+        NO_COLOR: '1',
+        PAYDESK_TEST_CHAIN_ID: String(chainId),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -117,14 +127,14 @@ export async function startChain(): Promise<LocalChain> {
   };
 
   try {
-    await waitForRpc(rpcUrl, exited, () => out);
+    await waitForRpc(rpcUrl, chainId, exited, () => out);
   } catch (error) {
     await stop();
     throw error;
   }
   const accounts = await createWalletClient({ transport: http(rpcUrl) }).getAddresses();
   const local: LocalChain = {
-    ...chainActions({ rpcUrl, accounts, ...clients(rpcUrl, accounts[0] as Address) }),
+    ...chainActions({ rpcUrl, chainId, accounts, ...clients(rpcUrl, accounts[0] as Address, chainId) }),
     pid: child.pid ?? -1,
     output: () => out,
     async stop() {
@@ -141,7 +151,12 @@ export async function stopAllChains(): Promise<void> {
   await Promise.all([...running].map((c) => c.stop()));
 }
 
-async function waitForRpc(rpcUrl: string, exited: Promise<void>, output: () => string): Promise<void> {
+async function waitForRpc(
+  rpcUrl: string,
+  chainId: number,
+  exited: Promise<void>,
+  output: () => string,
+): Promise<void> {
   let gone = false;
   void exited.then(() => {
     gone = true;
@@ -150,7 +165,7 @@ async function waitForRpc(rpcUrl: string, exited: Promise<void>, output: () => s
   const deadline = Date.now() + 60_000;
   while (!gone && Date.now() < deadline) {
     try {
-      if ((await probe.getChainId()) === hardhat.id) return;
+      if ((await probe.getChainId()) === chainId) return;
     } catch {
       // Not listening yet.
     }
@@ -159,7 +174,7 @@ async function waitForRpc(rpcUrl: string, exited: Promise<void>, output: () => s
   throw new Error(`hardhat node ${gone ? 'exited' : 'did not answer within 60 s'}:\n${output()}`);
 }
 
-function chainActions(c: Clients & { rpcUrl: string; accounts: Address[] }) {
+function chainActions(c: Clients & { rpcUrl: string; chainId: number; accounts: Address[] }) {
   const { publicClient, wallet, testClient } = c;
   const sender = c.accounts[0] as Address;
   let automine = true;
@@ -168,7 +183,7 @@ function chainActions(c: Clients & { rpcUrl: string; accounts: Address[] }) {
 
   return {
     rpcUrl: c.rpcUrl,
-    chainId: hardhat.id,
+    chainId: c.chainId,
     publicClient,
     wallet,
     testClient,

@@ -88,7 +88,12 @@ describe('POST /pay/{id}/simulate (the "Simulate payment" button)', () => {
     const inv = await newInvoice();
     await t.database.db
       .updateTable('invoices')
-      .set({ network: 'othernet' })
+      .set({
+        network: 'othernet',
+        payment_methods: JSON.stringify([
+          { network: 'othernet', currency: 'USDT', pay_address: inv.pay_address, decimals: 6 },
+        ]),
+      })
       .where('id', '=', inv.id)
       .execute();
     const res = await submit(inv.id);

@@ -3,7 +3,8 @@
 module.exports = {
   networks: {
     hardhat: {
-      chainId: 31337,
+      // test/chain.ts startChain({ chainId }) runs a second node as another network.
+      chainId: Number(process.env.PAYDESK_TEST_CHAIN_ID ?? 31337),
       // Prague, not the default Osaka: Osaka caps one transaction at 2^24 gas (EIP-7825), and the
       // benchmark's 1,000-recipient batchTransfer needs about 25 million.
       hardfork: 'prague',
