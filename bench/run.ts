@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_XPUB, TRON_TEST_XPUB } from '../test/chain/wallet.js';
 import { benchDatabase, seedInvoices, withClient } from './database.js';
 import { type LoadRequest, type LoadSettings, type Measurement, measure } from './load.js';
 import { assertAllAlive, type Child, killAllNow, stopAll } from './processes.js';
@@ -69,6 +70,7 @@ async function hotPaths(paydesk: Child, floor: Child): Promise<Row[]> {
       floor: await run('create, floor', create(`${floor.baseUrl}/invoices`, {}), floor),
       paydesk: await run('create, paydesk', create(invoices, { authorization: merchant.auth }), paydesk),
     },
+    ...(await multiMethodCreate(paydesk, create)),
     {
       scenario: 'get',
       floor: await run('get, floor', { url: `${floor.baseUrl}/invoices/${floorInvoice.id}` }, floor),
@@ -81,6 +83,41 @@ async function hotPaths(paydesk: Child, floor: Child): Promise<Row[]> {
     {
       scenario: 'list (limit 20)',
       paydesk: await run('list, paydesk', listPage(paydesk, merchant.auth), paydesk),
+    },
+  ];
+}
+
+/**
+ * A create on a project of three methods on two chain families (contract §15): USDT on Polygon, USDC
+ * on Base, USDT on TRON, priced in USD. It derives two addresses (EVM and TRON), from two xpub
+ * counters, and stores three offers. No floor of its own: compare its ratio with the one-method create's.
+ * A Paydesk from before payment methods refuses the project: the row is left out.
+ */
+async function multiMethodCreate(
+  paydesk: Child,
+  create: (url: string, headers: Record<string, string>) => LoadRequest,
+): Promise<Row[]> {
+  let merchant: { auth: string };
+  try {
+    merchant = await newMerchant(paydesk, 'bench-methods', {
+      currency: 'USD',
+      payment_methods: [
+        { network: 'polygon', currency: 'USDT' },
+        { network: 'base', currency: 'USDC' },
+        { network: 'tron', currency: 'USDT' },
+      ],
+      evm_xpub: TEST_XPUB,
+      tron_xpub: TRON_TEST_XPUB,
+    });
+  } catch {
+    process.stdout.write('  create, 3 methods: not supported by this Paydesk, skipped\n');
+    return [];
+  }
+  const url = `${paydesk.baseUrl}/v1/merchant/invoices`;
+  return [
+    {
+      scenario: 'create, 3 methods',
+      paydesk: await run('create (3 methods), paydesk', create(url, { authorization: merchant.auth }), paydesk),
     },
   ];
 }

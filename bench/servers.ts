@@ -85,10 +85,14 @@ export async function post(url: string, authorization: string, body: unknown) {
 }
 
 /** An account, a project and a key through the admin API; returns the merchant's Authorization value. */
-export async function newMerchant(paydesk: Child, name: string) {
+export async function newMerchant(paydesk: Child, name: string, settings: object = {}) {
   const admin = `Bearer ${adminToken}`;
   const account = await post(`${paydesk.baseUrl}/v1/admin/accounts`, admin, { name });
-  const project = await post(`${paydesk.baseUrl}/v1/admin/projects`, admin, { account_id: account.id, name });
+  const project = await post(`${paydesk.baseUrl}/v1/admin/projects`, admin, {
+    account_id: account.id,
+    name,
+    ...settings,
+  });
   const key = await post(`${paydesk.baseUrl}/v1/admin/projects/${project.id}/api-keys`, admin, {});
   return { projectId: project.id as string, auth: `Bearer ${key.secret}` };
 }

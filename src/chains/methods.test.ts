@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -122,7 +123,7 @@ async function eventsOf(invoiceId: string) {
     .select(['type', 'body'])
     .where('invoice_id', '=', invoiceId)
     .orderBy('created_at')
-    .orderBy('seq')
+    .orderBy(sql`seq`)
     .execute();
   return rows.map((r) => ({ type: r.type, data: JSON.parse(r.body).data }));
 }
