@@ -110,14 +110,25 @@ export async function measure(r: Run): Promise<Measured> {
  * Open invoices inserted in one statement (the API would take minutes for 100,000), with the
  * schedule lifecycle.schedule() gives a pending invoice: due at expiry, open 24 h past it.
  */
-export async function seedOpenInvoices(url: string, projectId: string, network: string, addresses: string[]) {
+export async function seedOpenInvoices(
+  url: string,
+  projectId: string,
+  network: string,
+  addresses: string[],
+  family: 'evm' | 'tron',
+) {
   const prefix = `inv_bench${network.replaceAll('-', '').slice(0, 6)}`;
+  // One method each (contract §15): the address is the invoice's, and its family's lookup column.
   await withClient(url, (c) =>
     c.query(
-      `insert into invoices (id, project_id, status, amount, currency, network, metadata, payment_expires_at,
-                             due_at, open_until, pay_address, created_at, updated_at)
-       select $4 || lpad(g::text, 16, '0'), $1, 'pending', 10, 'USDT', $3, '{}',
-              now() + interval '7 days', now() + interval '7 days', now() + interval '8 days', a, now(), now()
+      `insert into invoices (id, project_id, status, amount, currency, network, payment_methods, metadata,
+                             payment_expires_at, due_at, open_until, pay_address, ${family}_address,
+                             created_at, updated_at)
+       select $4 || lpad(g::text, 16, '0'), $1, 'pending', 10, 'USDT', $3,
+              jsonb_build_array(jsonb_build_object('network', $3::text, 'currency', 'USDT', 'pay_address', a,
+                                                   'decimals', 6)),
+              '{}', now() + interval '7 days', now() + interval '7 days', now() + interval '8 days', a, a,
+              now(), now()
        from unnest($2::text[]) with ordinality as x(a, g)`,
       [projectId, addresses, network, prefix],
     ),

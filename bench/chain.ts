@@ -30,6 +30,7 @@ const PER_BLOCK = 1000;
 /** One network under test: how it is configured, and how it writes an address. */
 interface Subject {
   network: string;
+  family: 'evm' | 'tron';
   label: string;
   xpub: string;
   confirmations: number;
@@ -43,6 +44,7 @@ interface Subject {
 const SUBJECTS: Subject[] = [
   {
     network: 'benchchain',
+    family: 'evm',
     label: 'EVM (benchchain, 2 confirmations)',
     xpub: TEST_XPUB,
     confirmations: 2,
@@ -65,6 +67,7 @@ const SUBJECTS: Subject[] = [
   },
   {
     network: 'tron-nile',
+    family: 'tron',
     label: 'TRON (tron-nile, 19 confirmations)',
     xpub: TRON_TEST_XPUB,
     confirmations: 19,
@@ -134,7 +137,7 @@ async function run(subject: Subject, chain: LocalChain, token: Address, url: str
         xpub: subject.xpub,
         invoice_ttl_seconds: 604_800,
       });
-      await seedOpenInvoices(url, project.id, subject.network, addresses);
+      await seedOpenInvoices(url, project.id, subject.network, addresses, subject.family);
       console.log(
         `${subject.network}: seeded ${addresses.length} open invoices; cursor at ${await cursor(url, subject.network)}`,
       );

@@ -117,7 +117,11 @@ async function multiMethodCreate(
   return [
     {
       scenario: 'create, 3 methods',
-      paydesk: await run('create (3 methods), paydesk', create(url, { authorization: merchant.auth }), paydesk),
+      paydesk: await run(
+        'create (3 methods), paydesk',
+        create(url, { authorization: merchant.auth }),
+        paydesk,
+      ),
     },
   ];
 }
