@@ -280,6 +280,17 @@ function mapError(
     }
     case 'pattern':
       return { in: where, field, rule: 'pattern', message: `${field} is not in the expected format` };
+    case 'minItems':
+      return { in: where, field, rule: 'min_items', message: `${field} must hold at least ${p.limit}` };
+    case 'maxItems':
+      return { in: where, field, rule: 'max_items', message: `${field} must hold at most ${p.limit}` };
+    case 'multipleOf':
+      return {
+        in: where,
+        field,
+        rule: 'multiple_of',
+        message: `${field} must be a multiple of ${p.multipleOf}${p.multipleOf === 0.01 ? ' (at most two decimals)' : ''}`,
+      };
     default:
       return { in: where, field, rule: e.keyword, message: `${field} ${e.message ?? 'is invalid'}` };
   }

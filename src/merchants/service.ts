@@ -234,8 +234,8 @@ function legacyFields(problems: FieldError[], input: PaymentInput, legacyFamily:
     if (byNetwork && input.evm_xpub === undefined && input.tron_xpub === undefined) {
       if (p.field === 'evm_xpub' || p.field === 'tron_xpub') return { ...p, field: 'xpub' };
     }
-    if (byNetwork && /^payment_methods\[\d+\]\.network$/.test(p.field)) return { ...p, field: 'network' };
-    if (byNetwork && /^payment_methods\[\d+\]\.currency$/.test(p.field)) return { ...p, field: 'currency' };
+    if (byNetwork && /^payment_methods\.\d+\.network$/.test(p.field)) return { ...p, field: 'network' };
+    if (byNetwork && /^payment_methods\.\d+\.currency$/.test(p.field)) return { ...p, field: 'currency' };
     return p;
   });
 }

@@ -98,7 +98,7 @@ export function paymentSettingsErrors(networks: NetworkRegistry, s: PaymentSetti
   const seen = new Set<string>();
   const kinds = new Set<AddressKind>();
   s.methods.forEach((m, i) => {
-    const field = `payment_methods[${i}]`;
+    const field = `payment_methods.${i}`;
     const kind = addressKind(networks, m.network);
     if (!kind) {
       problems.push(...unknownNetwork(networks).map((e) => ({ ...e, field: `${field}.network` })));
