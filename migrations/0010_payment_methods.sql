@@ -27,9 +27,11 @@ alter table invoices
   add column tron_address_index bigint,
   add column underpayment_tolerance_percent numeric(4, 2) not null default 0;
 
+-- `decimals` says how many decimals `amount_due` shows: the token's, at most 6. Every token Paydesk
+-- knows has 6 or more, so 6 is what an invoice of before would show.
 update invoices set
   payment_methods = jsonb_build_array(
-    jsonb_build_object('network', network, 'currency', currency, 'pay_address', pay_address)),
+    jsonb_build_object('network', network, 'currency', currency, 'pay_address', pay_address, 'decimals', 6)),
   evm_address = case when network <> 'sandbox' and pay_address like '0x%' then pay_address end,
   evm_address_index = case when network <> 'sandbox' and pay_address like '0x%' then address_index end,
   tron_address = case when pay_address like 'T%' then pay_address end,
