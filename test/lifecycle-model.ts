@@ -16,11 +16,15 @@ const LATE_WINDOW_MS = 24 * HOUR;
 export const INVOICE_AMOUNT = 10n * 10n ** 18n; // 10.00
 
 type Status = 'pending' | 'paid' | 'expired' | 'failed';
-type PaymentStatus = 'pending' | 'confirmed' | 'reversed';
+type PaymentStatus = 'pending' | 'confirmed' | 'reversed' | 'unaccepted';
+
+/** The invoice accepts USDT (on sandbox); USDC stands for any known token or network it does not accept. */
+export type Token = 'USDT' | 'USDC';
+const ACCEPTED: Token = 'USDT';
 
 export type Step =
-  | { kind: 'pay'; tx: number; amount: Money; confirmed: boolean }
-  | { kind: 'reverse'; tx: number }
+  | { kind: 'pay'; tx: number; token: Token; amount: Money; confirmed: boolean }
+  | { kind: 'reverse'; tx: number; token: Token }
   /** The expiry worker's nudge: the invoice is looked at with nothing new to report. */
   | { kind: 'tick' }
   | { kind: 'clock'; to: number };
@@ -32,6 +36,8 @@ export interface Change {
 }
 
 interface ModelPayment {
+  /** The transaction's hash: the payment's key also names its token. */
+  tx: string;
   amount: bigint;
   status: PaymentStatus;
   seenAt: number;
@@ -45,8 +51,18 @@ export class InvoiceModel {
   /** What the current step changed and detected; reset by each step. */
   changes: Change[] = [];
   detected = 0;
+  unaccepted = 0;
   private readonly expiresAt = T0 + TTL_MS;
   private readonly lateEnd = this.expiresAt + LATE_WINDOW_MS;
+
+  /** `toleranceBasisPoints`: hundredths of a percent a short payment may miss by (contract §15). */
+  constructor(private readonly toleranceBasisPoints = 0) {}
+
+  /** "Paid once confirmed payments reach amount × (1 − tolerance/100)", never asking for a fraction less. */
+  private due(): bigint {
+    const kept = INVOICE_AMOUNT * BigInt(10_000 - this.toleranceBasisPoints);
+    return kept / 10_000n + (kept % 10_000n === 0n ? 0n : 1n);
+  }
 
   confirmedSum(): bigint {
     let total = 0n;
@@ -64,8 +80,9 @@ export class InvoiceModel {
    */
   latestStanding(): string | null {
     let best: [string, ModelPayment] | undefined;
-    for (const [tx, p] of this.payments) {
-      if (p.status === 'reversed') continue;
+    for (const p of this.payments.values()) {
+      const { tx } = p;
+      if (p.status === 'reversed' || p.status === 'unaccepted') continue;
       if (!best || p.seenAt > best[1].seenAt || (p.seenAt === best[1].seenAt && tx > best[0])) best = [tx, p];
     }
     return best?.[0] ?? null;
@@ -74,11 +91,13 @@ export class InvoiceModel {
   step(step: Step, now: number): void {
     this.changes = [];
     this.detected = 0;
+    this.unaccepted = 0;
     if (step.kind === 'clock') return;
     // Lazy expiry: whatever arrives after the deadline finds the invoice as an instant worker left it.
     this.expireIfDue(now);
-    if (step.kind === 'pay') this.pay(txHash(step.tx), step.amount, step.confirmed, now);
-    if (step.kind === 'reverse') this.reverse(txHash(step.tx), now);
+    if (step.kind === 'pay' && step.token !== ACCEPTED) this.record(key(step), step.amount, now);
+    else if (step.kind === 'pay') this.pay(key(step), step.amount, step.confirmed, now);
+    if (step.kind === 'reverse') this.reverse(key(step), now);
     this.expireIfDue(now);
   }
 
@@ -91,6 +110,7 @@ export class InvoiceModel {
     } else {
       // New, or mined again after a reorganisation dropped it: it stands again, seen anew.
       this.payments.set(tx, {
+        tx: tx.split(' ')[0] as string,
         amount,
         status: confirmed ? 'confirmed' : 'pending',
         seenAt: now,
@@ -98,6 +118,17 @@ export class InvoiceModel {
       if (this.status === 'pending' || this.status === 'expired') this.detected++;
     }
     this.settle(now);
+  }
+
+  /**
+   * A token the invoice does not accept: recorded and announced once (again if mined again after a
+   * reorganisation), never confirmed, never credited; nothing else about the invoice moves.
+   */
+  private record(tx: string, amount: bigint, now: number) {
+    const p = this.payments.get(tx);
+    if (p && p.status !== 'reversed') return;
+    this.payments.set(tx, { tx: tx.split(' ')[0] as string, amount, status: 'unaccepted', seenAt: now });
+    this.unaccepted++;
   }
 
   private reverse(tx: string, now: number) {
@@ -113,9 +144,9 @@ export class InvoiceModel {
 
   private settle(now: number) {
     const paid = this.confirmedSum();
-    if (this.status === 'pending' && paid >= INVOICE_AMOUNT) this.become('paid');
+    if (this.status === 'pending' && paid >= this.due()) this.become('paid');
     else if (this.status === 'expired' && now <= this.lateEnd && paid > 0n) {
-      if (paid >= INVOICE_AMOUNT) {
+      if (paid >= this.due()) {
         this.paidLate = true;
         this.become('paid');
       } else this.become('failed', 'underpaid');
@@ -141,6 +172,8 @@ export class InvoiceModel {
 }
 
 export const txHash = (tx: number) => `0x${tx.toString(16).padStart(64, '0')}`;
+/** A payment is named by its transaction and token. */
+const key = (step: { tx: number; token: Token }) => `${txHash(step.tx)} ${step.token}`;
 
 const UNIT = 10n ** 18n;
 
@@ -164,13 +197,24 @@ const clockMove = fc.oneof(
 
 /** A handful of transaction hashes, so that repeats, confirmations and reversals find their payment. */
 const tx = fc.integer({ min: 0, max: 4 });
+/** Mostly the accepted token; sometimes another, sharing transaction hashes with it. */
+const token = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<Token>('USDT') },
+  { weight: 1, arbitrary: fc.constant<Token>('USDC') },
+);
+
+/** Tolerances from none to the most allowed (50 %), by hundredths of a percent. */
+export const tolerance = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5000 }));
 
 /** Steps with the clock as absolute times, never going back. */
 export const steps = fc
   .array(
     fc.oneof(
-      { weight: 4, arbitrary: fc.record({ kind: fc.constant('pay'), tx, amount, confirmed: fc.boolean() }) },
-      { weight: 2, arbitrary: fc.record({ kind: fc.constant('reverse'), tx }) },
+      {
+        weight: 4,
+        arbitrary: fc.record({ kind: fc.constant('pay'), tx, token, amount, confirmed: fc.boolean() }),
+      },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('reverse'), tx, token }) },
       { weight: 1, arbitrary: fc.constant({ kind: 'tick' }) },
       { weight: 3, arbitrary: clockMove.map((move) => ({ kind: 'clock', move })) },
     ),
@@ -193,13 +237,14 @@ export function observationOf(step: Step): Observation | undefined {
       return {
         kind: 'payment',
         network: 'sandbox',
-        currency: 'USDT',
+        currency: step.token,
         txHash: txHash(step.tx),
         amount: step.amount,
         confirmed: step.confirmed,
+        accepted: step.token === ACCEPTED,
       };
     case 'reverse':
-      return { kind: 'reversal', txHash: txHash(step.tx), currency: 'USDT' };
+      return { kind: 'reversal', txHash: txHash(step.tx), currency: step.token };
     case 'tick':
       return { kind: 'tick' };
     default:

@@ -29,7 +29,11 @@ let t: TestApp;
 let m: Merchant;
 beforeAll(async () => {
   t = await startTestApp({ clock });
-  m = await createMerchant(t.app, { invoice_ttl_seconds: TTL_MS / 1000 });
+  // A tolerance of 2.5 %: 9.75 of 10.00 pays (contract §15).
+  m = await createMerchant(t.app, {
+    invoice_ttl_seconds: TTL_MS / 1000,
+    underpayment_tolerance_percent: 2.5,
+  });
 });
 afterAll(() => t?.close());
 
@@ -50,15 +54,17 @@ async function newEvents(invoiceId: string, seen: Set<string>) {
     .execute();
   const changes: Change[] = [];
   let detected = 0;
+  let unaccepted = 0;
   for (const row of rows.filter((r) => !seen.has(r.id))) {
     seen.add(row.id);
     const data = JSON.parse(row.body).data;
     if (row.type === 'invoice.payment_detected') detected++;
+    else if (row.type === 'invoice.payment_unaccepted') unaccepted++;
     else if (row.type !== 'invoice.created')
       changes.push({ from: data.previous_status, to: data.invoice.status });
   }
   // One transaction's events share a timestamp: compare them by the status they left, never twice the same.
-  return { changes: changes.sort((a, b) => a.from.localeCompare(b.from)), detected };
+  return { changes: changes.sort((a, b) => a.from.localeCompare(b.from)), detected, unaccepted };
 }
 
 test('observe() stores what the reference model says, with exactly one event per status change', async () => {
@@ -66,7 +72,7 @@ test('observe() stores what the reference model says, with exactly one event per
     fc.asyncProperty(steps, async (sequence) => {
       clock.set(new Date(T0));
       const invoice = (await createInvoice(t.app, m)).json().data;
-      const model = new InvoiceModel();
+      const model = new InvoiceModel(250);
       const seen = new Set<string>();
       for (const step of sequence) {
         const before = model.status;
@@ -88,6 +94,7 @@ test('observe() stores what the reference model says, with exactly one event per
         const events = await newEvents(invoice.id, seen);
         expect(events.changes).toEqual([...model.changes].sort((a, b) => a.from.localeCompare(b.from)));
         expect(events.detected).toBe(model.detected);
+        expect(events.unaccepted).toBe(model.unaccepted);
       }
       // What the API shows as paid is the same sum.
       const shown = await t.app.inject({ url: `/v1/merchant/invoices/${invoice.id}`, headers: m.auth });
