@@ -83,10 +83,10 @@ const PAGES: Array<{ name: string; signedIn: boolean; reach: (page: Page) => Pro
     signedIn: true,
     reach: async (p) => {
       await p.goto(`${h.base}/dashboard/settings`);
-      await p.getByLabel('Network').selectOption('tron');
-      await p.getByLabel('xpub').fill(TRON_TEST_XPUB);
+      await p.getByLabel('USDT on TRON', { exact: true }).check();
+      await p.getByLabel('TRON xpub').fill(TRON_TEST_XPUB);
       await p.getByRole('button', { name: 'Preview addresses' }).click();
-      await p.getByRole('heading', { name: 'First deposit addresses' }).waitFor();
+      await p.getByRole('heading', { name: 'First deposit addresses (TRON)' }).waitFor();
     },
   },
   { name: 'team', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/team`) },

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN } from '../../test/app.js';
 import { skipBrowserTests } from '../../test/browser/chromium.js';
 import { type DashboardHarness, OWNER, startDashboardHarness, VIEWER } from '../../test/browser/dashboard.js';
+import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 
 let h: DashboardHarness;
 beforeAll(async () => {
@@ -33,9 +34,9 @@ describe.skipIf(skipBrowserTests)('the dashboard in Chromium', () => {
       'Acme Tea',
     ]);
     await select.selectOption({ label: 'Acme Tea' });
-    await page.getByText('Acme Tea · sandbox').waitFor();
+    await page.getByText('Acme Tea · USDT · USDT on Sandbox').waitFor();
     await select.selectOption({ label: 'Acme Coffee Roasters' });
-    await page.getByText('Acme Coffee Roasters · sandbox').waitFor();
+    await page.getByText('Acme Coffee Roasters · USDT · USDT on Sandbox').waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.goto(`${h.base}/dashboard/invoices`);
@@ -167,6 +168,38 @@ describe.skipIf(skipBrowserTests)('the dashboard in Chromium', () => {
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toMatch(/^id,order_id,status/);
     expect(lines.slice(1).every((l) => l.split(',')[2] === 'paid')).toBe(true);
+    await page.context().close();
+  });
+
+  test('settings: payment methods, invoice currency, tolerance and keys; addresses shown as a key is typed', async () => {
+    const page = await h.signedIn(OWNER);
+    await page.getByLabel('Project').selectOption({ label: 'Acme Tea' });
+    await page.getByText('Acme Tea · USDT · USDT on Sandbox').waitFor();
+    await nav(page).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
+    const methods = page.getByRole('group', { name: 'Payment methods' });
+    await methods.getByLabel('USDT on Sandbox', { exact: true }).uncheck();
+    for (const name of ['USDT on TRON', 'USDC on Polygon', 'USDC on Base']) {
+      await methods.getByLabel(name, { exact: true }).check();
+    }
+    await page.getByLabel('Invoice currency').selectOption('USD');
+    await page.getByLabel('Underpayment tolerance (%)').fill('0.5');
+    // The script derives the first addresses as the key is typed, before anything is saved.
+    await page.getByLabel('EVM xpub').fill(TEST_XPUB);
+    await page.getByRole('heading', { name: 'First deposit addresses (EVM networks)' }).waitFor();
+    await page.getByLabel('TRON xpub').fill(TRON_TEST_XPUB);
+    await page.getByRole('heading', { name: 'First deposit addresses (TRON)' }).waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Settings saved').waitFor();
+    for (const name of ['USDT on TRON', 'USDC on Polygon', 'USDC on Base']) {
+      await expect(methods.getByLabel(name, { exact: true }).isChecked(), name).resolves.toBe(true);
+    }
+    await expect(methods.getByLabel('USDT on Sandbox', { exact: true }).isChecked()).resolves.toBe(false);
+    await expect(page.getByLabel('Invoice currency').inputValue()).resolves.toBe('USD');
+    await expect(page.getByLabel('Underpayment tolerance (%)').inputValue()).resolves.toBe('0.5');
+    // Ticked on a project that had none of them: they follow in the page's order.
+    await nav(page).getByRole('link', { name: 'Overview' }).click();
+    await page.getByText('Acme Tea · USD · USDC on Polygon, USDC on Base, USDT on TRON').waitFor();
     await page.context().close();
   });
 

@@ -33,10 +33,15 @@ ${messages.map((m) => (typeof m === 'string' ? html`<p>${m}</p>` : html`<p data-
  */
 const LABELS = new Map([
   ['brand_color', 'Brand colour'],
+  ['currency', 'Invoice currency'],
   ['current_password', 'Current password'],
+  ['evm_xpub', 'EVM xpub'],
   ['new_password', 'New password'],
+  ['payment_methods', 'Payment methods'],
   ['project_id', 'Project'],
+  ['tron_xpub', 'TRON xpub'],
   ['ttl_minutes', 'Invoice lifetime'],
+  ['underpayment_tolerance_percent', 'Underpayment tolerance'],
   ['url', 'Endpoint URL'],
   ['xpub', 'Extended public key (xpub)'],
 ]);
@@ -50,6 +55,12 @@ function label(field: string): string {
 const UNREADABLE = 'The form could not be read. Reload the page and try again.';
 
 /**
+ * Numbers people type as text: a form sends what was typed when it is not a number, so a wrong type
+ * there is theirs to fix (settings.form.ts says how), not a sign of a badly built request.
+ */
+const TYPED_NUMBERS = new Set(['ttl_minutes', 'underpayment_tolerance_percent']);
+
+/**
  * One field error in words for people: the API's messages name fields as the wire spells them
  * (`ttl_minutes must be at least 1`); the dashboard says "Invoice lifetime must be at least 1", and
  * never shows a validator's own text. A body that could not be read, a field the form does not have
@@ -61,7 +72,7 @@ export function humanMessage(e: FieldError): string {
   if (e.in === 'body' && e.field === 'body') {
     return e.rule === 'too_large' ? 'The form is larger than the dashboard accepts.' : UNREADABLE;
   }
-  if (e.rule === 'unknown_field' || e.rule === 'type') return UNREADABLE;
+  if (e.rule === 'unknown_field' || (e.rule === 'type' && !TYPED_NUMBERS.has(e.field))) return UNREADABLE;
   return e.message.startsWith(`${e.field} `)
     ? `${label(e.field)}${e.message.slice(e.field.length)}`
     : e.message;

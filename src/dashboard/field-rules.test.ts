@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../test/app.js';
+import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 import { merchantWithOwner } from '../../test/dashboard.js';
 
 /**
@@ -10,10 +11,12 @@ import { merchantWithOwner } from '../../test/dashboard.js';
 let t: TestApp;
 let projectId: string;
 let owner: Awaited<ReturnType<typeof merchantWithOwner>>['owner'];
+let auth: Record<string, string>;
 beforeAll(async () => {
   t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
   const made = await merchantWithOwner(t.app, 'rules@shop.example');
   projectId = made.m.projectId;
+  auth = made.m.auth;
   owner = made.owner;
 });
 afterAll(() => t.close());
@@ -21,11 +24,29 @@ afterAll(() => t.close());
 const SETTINGS = {
   name: 'Shop',
   ttl_minutes: '60',
-  network: 'sandbox',
   currency: 'USDT',
-  xpub: '',
+  payment_methods: 'sandbox:USDT',
+  underpayment_tolerance_percent: '0',
+  evm_xpub: '',
+  tron_xpub: '',
   intent: 'save',
 };
+const project = () => `/v1/admin/projects/${projectId}`;
+
+/** A payment settings case: the same change as the admin API's body and as the Settings form. */
+function payment(
+  what: string,
+  api: Record<string, unknown>,
+  form: Record<string, string | string[]>,
+  rules: string[],
+): Case {
+  return {
+    what,
+    api: { method: 'PATCH', url: project, body: api },
+    form: { url: '/dashboard/settings', body: { ...SETTINGS, ...form } },
+    rules,
+  };
+}
 
 interface Case {
   what: string;
@@ -75,6 +96,104 @@ const CASES: Case[] = [
     form: { url: '/dashboard/settings', body: { ...SETTINGS, currency: 'EUR' } },
     rules: ['enum'],
   },
+  payment('no payment method', { payment_methods: [] }, { payment_methods: [] }, ['min_items']),
+  payment(
+    'more than 30 payment methods',
+    { payment_methods: Array.from({ length: 31 }, () => ({ network: 'sandbox', currency: 'USDT' })) },
+    { payment_methods: Array.from({ length: 31 }, () => 'sandbox:USDT') },
+    ['max_items'],
+  ),
+  payment(
+    'a payment method listed twice',
+    {
+      payment_methods: [
+        { network: 'sandbox', currency: 'USDC' },
+        { network: 'sandbox', currency: 'USDC' },
+      ],
+      currency: 'USD',
+    },
+    { payment_methods: ['sandbox:USDC', 'sandbox:USDC'], currency: 'USD' },
+    ['duplicate'],
+  ),
+  payment(
+    'a payment method on a network nobody knows',
+    { payment_methods: [{ network: 'nowhere', currency: 'USDT' }] },
+    { payment_methods: 'nowhere:USDT' },
+    ['enum'],
+  ),
+  payment(
+    'a token the network does not offer (USDC on TRON)',
+    { payment_methods: [{ network: 'tron', currency: 'USDC' }], currency: 'USDC', tron_xpub: TRON_TEST_XPUB },
+    { payment_methods: 'tron:USDC', currency: 'USDC', tron_xpub: TRON_TEST_XPUB },
+    ['unsupported'],
+  ),
+  payment(
+    'a token the invoice currency is not paid in',
+    { payment_methods: [{ network: 'sandbox', currency: 'USDC' }], currency: 'USDT' },
+    { payment_methods: 'sandbox:USDC', currency: 'USDT' },
+    ['not_payable'],
+  ),
+  payment(
+    'EVM and TRON methods without their keys',
+    {
+      payment_methods: [
+        { network: 'polygon', currency: 'USDC' },
+        { network: 'tron', currency: 'USDT' },
+      ],
+      currency: 'USD',
+    },
+    { payment_methods: ['polygon:USDC', 'tron:USDT'], currency: 'USD' },
+    ['required', 'required'],
+  ),
+  payment(
+    'an EVM key that is not an xpub',
+    { payment_methods: [{ network: 'polygon', currency: 'USDT' }], evm_xpub: 'xpub-nonsense' },
+    { payment_methods: 'polygon:USDT', evm_xpub: 'xpub-nonsense' },
+    ['format'],
+  ),
+  payment(
+    'a TRON key for a project without a TRON method',
+    { tron_xpub: TRON_TEST_XPUB },
+    { tron_xpub: TRON_TEST_XPUB },
+    ['not_allowed'],
+  ),
+  payment(
+    'the same key for EVM and TRON',
+    {
+      payment_methods: [
+        { network: 'polygon', currency: 'USDT' },
+        { network: 'tron', currency: 'USDT' },
+      ],
+      evm_xpub: TRON_TEST_XPUB,
+      tron_xpub: TRON_TEST_XPUB,
+    },
+    { payment_methods: ['polygon:USDT', 'tron:USDT'], evm_xpub: TRON_TEST_XPUB, tron_xpub: TRON_TEST_XPUB },
+    ['same_key'],
+  ),
+  payment(
+    'an underpayment tolerance over 50 %',
+    { underpayment_tolerance_percent: 50.01 },
+    { underpayment_tolerance_percent: '50.01' },
+    ['maximum'],
+  ),
+  payment(
+    'a negative underpayment tolerance',
+    { underpayment_tolerance_percent: -1 },
+    { underpayment_tolerance_percent: '-1' },
+    ['minimum'],
+  ),
+  payment(
+    'an underpayment tolerance of three decimals',
+    { underpayment_tolerance_percent: 1.234 },
+    { underpayment_tolerance_percent: '1.234' },
+    ['multiple_of'],
+  ),
+  payment(
+    'an underpayment tolerance that is not a number',
+    { underpayment_tolerance_percent: 'lots' },
+    { underpayment_tolerance_percent: 'lots' },
+    ['type'],
+  ),
   {
     what: 'a key name with a control character',
     api: { method: 'POST', url: () => `/v1/admin/projects/${projectId}/api-keys`, body: { name: 'k\u0001' } },
@@ -139,7 +258,9 @@ async function state() {
   const hooks = await t.app.inject({ url: `/v1/admin/projects/${projectId}/webhook-endpoints`, headers });
   const settings = await owner.get('/dashboard/settings');
   const keys = await owner.get('/dashboard/api-keys');
+  const { project } = (await t.app.inject({ url: '/v1/merchant/me', headers: auth })).json().data;
   return {
+    project,
     endpoints: hooks.json().data.length,
     name: /id="name"[^>]*value="([^"]*)"/.exec(settings.body)?.[1],
     keys: (keys.body.match(/\/revoke"/g) ?? []).length,

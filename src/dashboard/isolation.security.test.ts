@@ -147,9 +147,9 @@ describe('viewers', () => {
         {
           name: 'Hijacked',
           ttl_minutes: '5',
-          network: 'sandbox',
           currency: 'USDT',
-          xpub: '',
+          payment_methods: 'sandbox:USDT',
+          underpayment_tolerance_percent: '0',
           intent: 'save',
         },
       ],

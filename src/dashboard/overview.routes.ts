@@ -9,6 +9,8 @@ export const overviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const ctx = request.dashboard;
     const stats = await projectStats(app.db, ctx.project.id, app.clock(), DAYS);
-    return reply.type('text/html; charset=utf-8').send(overviewPage(ctx, stats.byStatus, stats.perDay));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(overviewPage(ctx, app.config.networks, stats.byStatus, stats.perDay));
   });
 };

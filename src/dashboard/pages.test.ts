@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { admin, createInvoice, manualClock, startTestApp, type TestApp } from '../../test/app.js';
-import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 import { merchantWithOwner } from '../../test/dashboard.js';
 
 const clock = manualClock(new Date('2026-11-23T10:00:00Z'));
@@ -152,59 +151,6 @@ describe('webhooks', () => {
       expect(res.body).toContain('role="alert"');
     }
     expect((await owner.get('/dashboard/webhooks')).body).toContain('No endpoints yet');
-  });
-});
-
-describe('settings', () => {
-  test('previews the first three TRON addresses of an xpub, then saves', async () => {
-    const { m, owner } = await merchantWithOwner(t.app, 'settings@shop.example');
-    const form = {
-      name: 'Renamed shop',
-      ttl_minutes: '30',
-      network: 'tron',
-      currency: 'USDT',
-      xpub: TRON_TEST_XPUB,
-    };
-    const preview = await owner.post('/dashboard/settings', { ...form, intent: 'preview' });
-    expect(preview.statusCode).toBe(200);
-    expect(preview.body.match(/<li><code>T[1-9A-HJ-NP-Za-km-z]{33}<\/code><\/li>/g)).toHaveLength(3);
-    const saved = await owner.post('/dashboard/settings', { ...form, intent: 'save' });
-    expect(saved.statusCode).toBe(303);
-    const me = await t.app.inject({ url: '/v1/merchant/me', headers: m.auth });
-    expect(me.json().data.project).toMatchObject({
-      name: 'Renamed shop',
-      network: 'tron',
-      invoice_ttl_seconds: 1800,
-    });
-  });
-
-  test('previews EVM addresses (0x…) for an Ethereum-path xpub', async () => {
-    const { owner } = await merchantWithOwner(t.app, 'settings-evm@shop.example');
-    const form = {
-      name: 'EVM shop',
-      ttl_minutes: '60',
-      network: 'polygon',
-      currency: 'USDC',
-      xpub: TEST_XPUB,
-    };
-    const preview = await owner.post('/dashboard/settings', { ...form, intent: 'preview' });
-    expect(preview.body.match(/<li><code>0x[0-9a-fA-F]{40}<\/code><\/li>/g)).toHaveLength(3);
-  });
-
-  test('refuses what the admin API refuses, with its messages, and changes nothing', async () => {
-    const { m, owner } = await merchantWithOwner(t.app, 'settings2@shop.example');
-    const res = await owner.post('/dashboard/settings', {
-      name: 'X',
-      ttl_minutes: '30',
-      network: 'polygon',
-      currency: 'USDT',
-      xpub: '',
-      intent: 'save',
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.body).toContain('role="alert"');
-    const me = await t.app.inject({ url: '/v1/merchant/me', headers: m.auth });
-    expect(me.json().data.project.network).toBe('sandbox');
   });
 });
 

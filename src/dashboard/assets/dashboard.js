@@ -39,11 +39,13 @@
     select.addEventListener('change', () => select.form?.requestSubmit());
   }
 
-  // Settings: the first deposit addresses of the xpub, shown as it is typed (the same check the
-  // "Preview addresses" button makes without a script).
+  // Settings: the first deposit addresses of each xpub, shown as it is typed (the same check the
+  // "Preview addresses" button makes without a script). Each key field names the network its
+  // addresses are derived on and the element that shows them.
   const settings = document.querySelector('form[data-settings]');
-  const preview = document.getElementById('xpub-preview');
-  if (settings && preview) {
+  for (const field of settings ? settings.querySelectorAll('textarea[data-preview-network]') : []) {
+    const preview = document.getElementById(`${field.id}-preview`);
+    if (!preview) continue;
     let timer;
     const show = (title, items, hint) => {
       const panel = document.createElement('div');
@@ -72,32 +74,29 @@
       preview.replaceChildren(panel);
     };
     const update = async () => {
-      const xpub = settings.elements.xpub.value.trim();
-      const network = settings.elements.network.value;
-      if (!xpub || network === 'sandbox') return preview.replaceChildren();
+      const xpub = field.value.trim();
+      if (!xpub) return preview.replaceChildren();
       try {
         const res = await fetch('/dashboard/api/deposit-addresses/preview', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': settings.elements._csrf.value },
-          body: JSON.stringify({ network, xpub }),
+          body: JSON.stringify({ network: field.dataset.previewNetwork, xpub }),
         });
         const body = await res.json();
         if (body.success) {
           show(
-            'First deposit addresses',
+            field.dataset.previewTitle,
             body.data.addresses.map((a) => a.address),
             'Check that your wallet lists these same receiving addresses before you save.',
           );
-        } else show('This xpub cannot be used', [], body.message);
+        } else show(`This ${field.labels[0]?.textContent ?? 'xpub'} cannot be used`, [], body.message);
       } catch {
         preview.replaceChildren();
       }
     };
-    const later = () => {
+    field.addEventListener('input', () => {
       clearTimeout(timer);
       timer = setTimeout(update, 400);
-    };
-    settings.elements.xpub.addEventListener('input', later);
-    settings.elements.network.addEventListener('change', later);
+    });
   }
 })();

@@ -1,22 +1,26 @@
 import type { PaidDay } from '../../invoices/stats.js';
 import { formatMoney, sum } from '../../money/money.js';
+import { methodLabel } from '../../networks/methods.js';
+import type { NetworkRegistry } from '../../networks/network.js';
 import { type Html, html, raw } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { ROOT, shell } from '../layout.js';
 
 export function overviewPage(
   ctx: DashboardContext,
+  networks: NetworkRegistry,
   statuses: Array<{ status: string; count: bigint }>,
   days: PaidDay[],
 ): string {
   const currency = ctx.project.currency;
+  const methods = ctx.project.payment_methods.map((m) => methodLabel(networks, m)).join(', ');
   const total = formatMoney(sum(days.map((d) => d.volume)));
   return shell(
     ctx,
     'Overview',
     'Overview',
     html`<h1>Overview</h1>
-<p class="muted">${ctx.project.name} · ${ctx.project.network} · ${currency}</p>
+<p class="muted">${ctx.project.name} · ${currency} · ${methods}</p>
 <section aria-labelledby="by-status"><h2 id="by-status">Invoices by status</h2>
 <dl class="stats">${statuses.map(
       (s) =>

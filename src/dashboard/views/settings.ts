@@ -1,18 +1,18 @@
 import type { Branding } from '../../branding/branding.js';
 import { MAX_LOGO_BYTES, MAX_LOGO_SIDE } from '../../branding/logo.js';
 import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from '../../merchants/merchant.js';
-import { CURRENCIES, type NetworkRegistry, SANDBOX } from '../../networks/network.js';
+import type { FamilyName } from '../../networks/family.js';
+import type { NetworkRegistry } from '../../networks/network.js';
 import type { AddressPreview } from '../../networks/preview.js';
 import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { csrf, errorSummary, type PageMessage, ROOT, shell } from '../layout.js';
+import { type PaymentForm, paymentFields } from './payment-settings.js';
 
-export interface SettingsForm {
+/** The Settings form as it is sent: text as typed. */
+export interface SettingsForm extends PaymentForm {
   name: string;
   ttl_minutes: string;
-  network: string;
-  currency: string;
-  xpub: string;
 }
 
 export function settingsPage(
@@ -21,25 +21,12 @@ export function settingsPage(
   form: SettingsForm,
   opts: {
     errors?: readonly PageMessage[];
-    preview?: AddressPreview | undefined;
+    previews?: Partial<Record<FamilyName, AddressPreview>>;
     notice?: string | undefined;
     branding?: Branding | undefined;
     brandingErrors?: readonly PageMessage[];
   } = {},
 ): string {
-  const select = (value: string, options: Array<[string, string]>) =>
-    options.map(
-      ([v, label]) => html`<option value="${v}"${v === value ? html` selected` : ''}>${label}</option>`,
-    );
-  const networkOptions: Array<[string, string]> = [
-    [SANDBOX, 'Sandbox (simulated payments)'],
-    ...networks
-      .all()
-      .map((n): [string, string] => [
-        n.name,
-        `${n.label}${n.testnet ? ' (testnet)' : ''}${n.rpcUrl ? '' : ' (not watched: no RPC URL)'}`,
-      ]),
-  ];
   return shell(
     ctx,
     'Settings',
@@ -50,14 +37,7 @@ ${errorSummary(opts.errors ?? [])}
 <div class="panel"><form method="post" action="${ROOT}/settings" novalidate data-settings>${csrf(ctx)}
 <div class="field"><label for="name">Project name</label><input id="name" name="name" type="text" maxlength="100" required value="${form.name}" aria-describedby="name-hint"><p class="hint" id="name-hint">Payers see it on the payment page.</p></div>
 <div class="field"><label for="ttl">Invoice lifetime (minutes)</label><input id="ttl" name="ttl_minutes" type="number" inputmode="numeric" min="${MIN_TTL_SECONDS / 60}" max="${MAX_TTL_SECONDS / 60}" required value="${form.ttl_minutes}" aria-describedby="ttl-hint"><p class="hint" id="ttl-hint">How long a payer has to pay: 1 minute to 7 days.</p></div>
-<div class="field"><label for="network">Network</label><select id="network" name="network">${select(form.network, networkOptions)}</select></div>
-<div class="field"><label for="currency">Currency</label><select id="currency" name="currency">${select(
-      form.currency,
-      CURRENCIES.map((c) => [c, c]),
-    )}</select></div>
-<div class="field"><label for="xpub">xpub</label><textarea id="xpub" name="xpub" rows="3" maxlength="200" spellcheck="false" autocomplete="off" aria-describedby="xpub-hint">${form.xpub}</textarea>
-<p class="hint" id="xpub-hint">The account-level extended public key of your wallet (m/44'/60'/0' on EVM networks, m/44'/195'/0' on TRON). Leave empty on the sandbox. Paydesk never needs a private key.</p></div>
-<div id="xpub-preview" aria-live="polite">${opts.preview ? previewList(opts.preview) : ''}</div>
+${paymentFields(networks, form, opts.previews ?? {})}
 <div class="actions"><button type="submit" name="intent" value="preview" class="button">Preview addresses</button><button type="submit" name="intent" value="save" class="button button-primary">Save</button></div>
 </form></div>
 ${opts.branding ? brandingPanel(ctx, opts.branding, opts.brandingErrors ?? []) : ''}`,
@@ -84,9 +64,4 @@ ${b.logo_url ? html`<p><img class="brand-logo" src="${new URL(b.logo_url).pathna
 </form>
 ${b.logo_url ? html`<form method="post" action="${ROOT}/settings/logo/remove">${csrf(ctx)}<button type="submit" class="button button-danger">Remove logo</button></form>` : ''}
 </section>`;
-}
-
-export function previewList(preview: AddressPreview): Html {
-  return html`<div class="panel"><h2>First deposit addresses</h2><p class="hint">Check that your wallet lists these same receiving addresses before you save.</p>
-<ol start="0">${preview.addresses.map((a) => html`<li><code>${a.address}</code></li>`)}</ol></div>`;
 }
