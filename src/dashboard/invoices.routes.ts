@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { PathId, StringEnum } from '../http/schemas.js';
 import { invoiceDetail, invoicePage } from '../invoices/browse.js';
 import { invoiceCsv } from '../invoices/csv.js';
+import { toInvoice } from '../invoices/invoice.js';
 import { INVOICE_STATUSES } from '../invoices/status.js';
 import { deliveriesOf, resendInvoiceEvent } from '../webhooks/service.js';
 import { change } from './actor.js';
@@ -68,8 +69,9 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.db,
         found.events.map((e) => e.id),
       );
-      const detail = { ...found, deliveries };
-      const payUrl = `${app.config.publicBaseUrl}/pay/${detail.invoice.id}`;
+      const shown = toInvoice(found.invoice, app.config.publicBaseUrl, found.payments);
+      const detail = { ...found, deliveries, shown };
+      const payUrl = shown.payment_url;
       const notice = request.query.resent ? 'Event queued to be sent again.' : undefined;
       return reply.type(html).send(detailPage(ctx, detail, app.config.networks, payUrl, notice));
     },

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { admin, createInvoice, manualClock, startTestApp, type TestApp } from '../../test/app.js';
 import { merchantWithOwner } from '../../test/dashboard.js';
+import { observeOne } from '../invoices/observe.js';
+import { money } from '../money/money.js';
 
 const clock = manualClock(new Date('2026-11-23T10:00:00Z'));
 let t: TestApp;
@@ -103,6 +105,74 @@ describe('invoices', () => {
     expect(detail.body).toContain('Return URL');
     expect(detail.body).toContain('https://shop.example/orders/7?a=1&amp;b=2');
     expect(detail.body).toContain('https://shop.example/cart');
+  });
+
+  test('an invoice of several methods: the methods with their addresses, then every payment on its own network and token', async () => {
+    const { m, owner } = await merchantWithOwner(t.app, 'methods@shop.example', {
+      currency: 'USD',
+      payment_methods: [
+        { network: 'sandbox', currency: 'USDT' },
+        { network: 'sandbox', currency: 'USDC' },
+      ],
+    });
+    const invoice = (await createInvoice(t.app, m, { amount: '10.00', order_id: 'multi-1' })).json().data;
+    expect(invoice).toMatchObject({ network: null, pay_address: null });
+    // Neither the list nor the CSV needs a network.
+    expect((await owner.get('/dashboard/invoices')).body).toContain(invoice.id);
+    const csv = (await owner.get('/dashboard/invoices/export.csv')).body.trim().split('\r\n');
+    expect(csv[1]).toMatch(new RegExp(`^${invoice.id},multi-1,pending,10.00,0.00,USD,,,`));
+    const before = await owner.get(`/dashboard/invoices/${invoice.id}`);
+    expect(before.statusCode).toBe(200);
+    expect(before.body).toContain('Chosen by the first payment');
+    const address = invoice.payment_methods[0].pay_address;
+    for (const label of ['USDT on Sandbox', 'USDC on Sandbox']) {
+      expect(before.body).toMatch(
+        new RegExp(`<tr><td>${label}</td><td><code>${address}</code></td><td class="num">10.000000 US`),
+      );
+    }
+    expect(before.body).toContain('No payment yet.');
+
+    // Part in USDT, the rest in USDC, and a transfer of a token this invoice does not take.
+    const pay = (body: object) =>
+      admin(t.app, 'POST', `/v1/admin/invoices/${invoice.id}/simulate-payment`, body);
+    await pay({ amount: '4.00', currency: 'USDT', tx_hash: '0xusdt' });
+    clock.advance(1000);
+    await observeOne(
+      t.app.db,
+      invoice.id,
+      {
+        kind: 'payment',
+        txHash: '0xa1b2',
+        network: 'polygon',
+        currency: 'USDT',
+        amount: money('1.00'),
+        confirmed: true,
+        accepted: false,
+      },
+      { now: clock(), publicBaseUrl: t.app.config.publicBaseUrl },
+    );
+    clock.advance(1000);
+    await pay({ currency: 'USDC', tx_hash: '0xusdc' });
+    const after = await owner.get(`/dashboard/invoices/${invoice.id}`);
+    expect(after.body).toContain('badge-paid');
+    const rows = [
+      ...after.body.matchAll(
+        /<tr><td>([^<]+)<\/td><td>(USD[TC])<\/td><td>(.*?)<\/td><td class="num">([0-9.]+)<\/td><td><span class="badge badge-([a-z]+)">/g,
+      ),
+    ];
+    expect(rows.map((r) => [r[1], r[2], r[4], r[5]])).toEqual([
+      ['Sandbox', 'USDT', '4.00', 'confirmed'],
+      ['Polygon', 'USDT', '1.00', 'unaccepted'],
+      ['Sandbox', 'USDC', '6.00', 'confirmed'],
+    ]);
+    // The explorer link of the network the payment was made on.
+    expect(rows[1]?.[3]).toContain('href="https://polygonscan.com/tx/0xa1b2"');
+    expect(after.body).toContain('never counted towards the amount paid');
+    for (const type of ['invoice.payment_detected', 'invoice.payment_unaccepted', 'invoice.paid']) {
+      expect(after.body).toContain(type);
+    }
+    // The network and address are the first payment's now.
+    expect(after.body).toMatch(/<dt>Network<\/dt><dd>Sandbox<\/dd>/);
   });
 
   test('a formula in an order id is defused in the CSV', async () => {

@@ -1,5 +1,7 @@
 import type { invoiceDetail } from '../../invoices/browse.js';
+import type { Invoice } from '../../invoices/invoice.js';
 import { formatMoney, money } from '../../money/money.js';
+import { methodLabel, type PaymentMethod } from '../../networks/methods.js';
 import type { NetworkRegistry } from '../../networks/network.js';
 import { type Html, html } from '../../web/html.js';
 import type { deliveriesOf } from '../../webhooks/service.js';
@@ -9,6 +11,8 @@ import { definition } from './invoices.js';
 
 type Detail = Awaited<ReturnType<typeof invoiceDetail>> & {
   deliveries: Awaited<ReturnType<typeof deliveriesOf>>;
+  /** The invoice as the API shows it (invoices/invoice.ts toInvoice): amounts due, payment statuses. */
+  shown: Invoice;
 };
 
 export function invoicePage(
@@ -20,6 +24,8 @@ export function invoicePage(
 ): string {
   const i = d.invoice;
   const owner = ctx.session.role === 'owner';
+  // With several methods, the network and address are the first payment's: none before it.
+  const open = i.network === null && i.payment_methods.length > 1 ? 'Chosen by the first payment' : null;
   return shell(
     ctx,
     'Invoices',
@@ -32,8 +38,8 @@ ${definition('Status', badge(i.status))}
 ${definition('Amount', `${formatMoney(money(i.amount))} ${i.currency}`)}
 ${definition('Amount paid', `${formatMoney(money(i.amount_paid))} ${i.currency}`)}
 ${definition('Order', i.order_id)}
-${definition('Network', i.network ? networks.label(i.network) : null)}
-${definition('Pay address', i.pay_address ? html`<code>${i.pay_address}</code>` : null)}
+${definition('Network', i.network ? networks.label(i.network) : open)}
+${definition('Pay address', i.pay_address ? html`<code>${i.pay_address}</code>` : open)}
 ${definition('Transaction', i.tx_hash && i.network ? txLink(networks, i.network, i.tx_hash) : null)}
 ${definition('Paid late', i.paid_late ? 'yes' : 'no')}
 ${definition('Failure reason', i.failure_reason)}
@@ -46,20 +52,40 @@ ${definition('Return URL', i.redirect_url)}
 ${definition('Cancel URL', i.cancel_url)}
 ${definition('Metadata', Object.keys(i.metadata).length ? html`<code>${JSON.stringify(i.metadata)}</code>` : null)}
 </dl></section>
-<section class="panel" aria-labelledby="payments" tabindex="0"><h2 id="payments">Payments</h2>
-${
-  d.payments.length
-    ? html`<table><thead><tr><th scope="col">Transaction</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Seen</th><th scope="col">Confirmed</th></tr></thead><tbody>${d.payments.map(
-        (p) =>
-          html`<tr><td>${txLink(networks, p.network, p.tx_hash)}</td><td class="num">${formatMoney(money(p.amount))}</td><td>${badge(p.status)}</td><td>${time(p.seen_at)}</td><td>${time(p.confirmed_at)}</td></tr>`,
-      )}</tbody></table>`
-    : html`<p class="muted">No payment yet.</p>`
-}
-</section>
+${methodsSection(d, networks)}
+${paymentsSection(d, networks)}
 <section class="panel" aria-labelledby="events" tabindex="0"><h2 id="events">Events and webhook deliveries</h2>
 ${d.events.length ? html`<ol class="events">${d.events.map((e) => eventItem(ctx, d, e, owner))}</ol>` : html`<p class="muted">No events.</p>`}
 </section>`,
   );
+}
+
+/** Every way this invoice can be paid, as offered when it was made, with what is still due in each. */
+function methodsSection(d: Detail, networks: NetworkRegistry): Html {
+  return html`<section class="panel" aria-labelledby="methods" tabindex="0"><h2 id="methods">Payment methods</h2>
+<table><thead><tr><th scope="col">Method</th><th scope="col">Address</th><th scope="col" class="num">Amount due</th></tr></thead><tbody>${d.shown.payment_methods.map(
+    (m) =>
+      html`<tr><td>${methodLabel(networks, m as PaymentMethod)}</td><td><code>${m.pay_address}</code></td><td class="num">${m.amount_due} ${m.currency}</td></tr>`,
+  )}</tbody></table></section>`;
+}
+
+/**
+ * Every payment seen, on whichever network and token, with its explorer link. An `unaccepted` one (a
+ * token or network this invoice does not take) is listed too: it was never credited.
+ */
+function paymentsSection(d: Detail, networks: NetworkRegistry): Html {
+  if (d.payments.length === 0) {
+    return html`<section class="panel" aria-labelledby="payments" tabindex="0"><h2 id="payments">Payments</h2><p class="muted">No payment yet.</p></section>`;
+  }
+  const unaccepted = d.shown.payments.some((p) => p.status === 'unaccepted');
+  return html`<section class="panel" aria-labelledby="payments" tabindex="0"><h2 id="payments">Payments</h2>
+<table><thead><tr><th scope="col">Network</th><th scope="col">Token</th><th scope="col">Transaction</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Seen</th><th scope="col">Confirmed</th></tr></thead><tbody>${d.payments.map(
+    (p, n) =>
+      // toInvoice lists the payments in the same order, with the API's status names (detected, …).
+      html`<tr><td>${networks.label(p.network)}</td><td>${p.currency}</td><td>${txLink(networks, p.network, p.tx_hash)}</td><td class="num">${formatMoney(money(p.amount))}</td><td>${badge(d.shown.payments[n]?.status ?? p.status)}</td><td>${time(p.seen_at)}</td><td>${time(p.confirmed_at)}</td></tr>`,
+  )}</tbody></table>
+${unaccepted ? html`<p class="hint">An unaccepted payment is a token or network this invoice does not take: it is recorded but never counted towards the amount paid.</p>` : ''}
+</section>`;
 }
 
 function eventItem(ctx: DashboardContext, d: Detail, e: Detail['events'][number], canResend: boolean): Html {
