@@ -4,7 +4,9 @@ import { accessibilityProblems, VIEWPORTS } from '../../test/browser/axe.js';
 import { skipBrowserTests } from '../../test/browser/chromium.js';
 import { type Harness, startHarness } from '../../test/browser/harness.js';
 import { STATES, type State, sandboxProject } from '../../test/browser/seed.js';
-import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { observeOne } from '../invoices/observe.js';
+import { money } from '../money/money.js';
 
 let h: Harness;
 /** A TRON invoice's page: its own instructions (the amount typed by hand) must pass too. */
@@ -33,7 +35,37 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     payload: { brand_color: '#0e7490' },
   });
+  // Contract §15: "Pay with" on a USD invoice, with a payment it cannot credit; and a paid one.
+  const methods = await sandboxProject(h.t.app, ADMIN_TOKEN, {
+    currency: 'USD',
+    payment_methods: [
+      { network: 'tron', currency: 'USDT' },
+      { network: 'polygon', currency: 'USDC' },
+      { network: 'sandbox', currency: 'USDC' },
+    ],
+    evm_xpub: TEST_XPUB,
+    tron_xpub: TRON_TEST_XPUB,
+  });
+  const choosing = await methods('25.00');
+  await observeOne(
+    h.t.app.db,
+    choosing.id,
+    {
+      kind: 'payment',
+      network: 'ethereum',
+      currency: 'USDT',
+      txHash: `0x${'ee'.repeat(32)}`,
+      amount: money('25.00'),
+      confirmed: true,
+      accepted: false,
+    },
+    { now: h.clock(), publicBaseUrl: h.t.app.config.publicBaseUrl },
+  );
+  const methodsPaid = await methods('25.00');
+  await h.pay(methodsPaid.id, { currency: 'USDC' });
   extra = {
+    methods: `/pay/${choosing.id}?method=polygon:USDC`,
+    'methods-paid': `/pay/${methodsPaid.id}`,
     branded: `/pay/${branded.id}`,
     'part-paid': `/pay/${part.id}`,
     'paid-return': `/pay/${back.id}`,

@@ -19,7 +19,7 @@ const report = (id: string, amount: string, confirmed: boolean) =>
   observeOne(
     t.app.db,
     id,
-    { kind: 'payment', network: 'sandbox', currency: 'USDT', txHash: TX, amount: money(amount), confirmed },
+    { kind: 'payment', network: 'polygon', currency: 'USDC', txHash: TX, amount: money(amount), confirmed },
     { now: t.app.clock(), publicBaseUrl: t.app.config.publicBaseUrl },
   );
 

@@ -15,6 +15,17 @@ export function payRoot(url: string): string {
   return '../'.repeat(path.slice('/pay/'.length).split('/').length - 1);
 }
 
+/**
+ * The page's query string: the chosen payment method, then the language (`?method=tron:USDT&lang=es`).
+ * The colon stays as it is, as the contract writes it: a query may hold one unescaped.
+ */
+export function pageQuery(params: { method?: string | undefined; lang?: string | undefined }): string {
+  const parts = Object.entries(params)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([name, value]) => `${name}=${encodeURIComponent(value).replace(/%3A/g, ':')}`);
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
 const assetUrl = (root: string, asset: Asset) => `${root}assets/${asset.name}`;
 
 /**
@@ -30,11 +41,14 @@ function jsonData(value: unknown): Html {
   );
 }
 
-/** Links to the page in each language; relative (`?lang=es`), so they keep the page's path. */
-function languageNav(tr: Translator): Html {
+/**
+ * Links to the page in each language; relative (`?lang=es`), so they keep the page's path, and they
+ * keep the chosen payment method (pay.js updates them when the payer chooses another).
+ */
+function languageNav(tr: Translator, method: string | undefined): Html {
   return html`<nav class="languages" aria-label="${tr.t('language.label')}"><ul>${LANGUAGE_CODES.map(
     (code) =>
-      html`<li><a href="?lang=${code}" hreflang="${code}" lang="${code}"${code === tr.lang ? html` aria-current="true"` : ''}>${LANGUAGES[code].name}</a></li>`,
+      html`<li><a href="${pageQuery({ method, lang: code })}" hreflang="${code}" lang="${code}"${code === tr.lang ? html` aria-current="true"` : ''}>${LANGUAGES[code].name}</a></li>`,
   )}</ul></nav>`;
 }
 
@@ -50,6 +64,8 @@ export function documentHtml(opts: {
   brandColor?: string | null | undefined;
   /** The footer's language links (not on message pages: their URL may be anything). */
   languages?: boolean;
+  /** The payment method chosen in the URL, which the language links keep. */
+  method?: string | undefined;
 }): string {
   const { css, js } = checkoutAssets();
   const tr = opts.tr;
@@ -66,7 +82,7 @@ export function documentHtml(opts: {
     body: html`<div class="page">
 ${opts.main}
 <div id="announcer" class="visually-hidden" role="status"></div>
-<footer class="footer"><p class="secured">${icons.lock}<span>${tr.t('footer')}</span></p>${opts.languages === false ? '' : languageNav(tr)}</footer>
+<footer class="footer"><p class="secured">${icons.lock}<span>${tr.t('footer')}</span></p>${opts.languages === false ? '' : languageNav(tr, opts.method)}</footer>
 </div>`,
   });
 }

@@ -1,20 +1,23 @@
 import { logoPath } from '../branding/branding.js';
 import { confirmedTotal } from '../invoices/lifecycle.js';
 import { formatMoney } from '../money/money.js';
+import { SANDBOX } from '../networks/network.js';
 import { type Html, html } from '../web/html.js';
 import { qrSvg } from '../web/qr.js';
+import { methodChooser } from './chooser.js';
 import { formatAmount } from './format.js';
 import type { Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
-import { documentHtml } from './layout.js';
+import { documentHtml, pageQuery } from './layout.js';
+import { paymentText } from './payments.js';
 import { type Checkout, canSimulate } from './service.js';
 import { statusBlock } from './states.js';
 
 /** The whole payment page: the one renderer of every view, used for the first load and every live update. */
 export function checkoutPage(c: Checkout, root: string, tr: Translator): string {
   const { row } = c;
-  const shown = c.state === 'waiting' ? formatMoney(c.due) : c.status.amount;
-  const title = `${tr.t(`title.${c.state}`)} ${formatAmount(tr.locale, shown)} ${row.currency} · ${row.project_name}`;
+  const headline = headlineAmount(c);
+  const title = `${tr.t(`title.${c.state}`)} ${formatAmount(tr.locale, headline.value)} ${headline.currency} · ${row.project_name}`;
   return documentHtml({
     title,
     root,
@@ -22,21 +25,37 @@ export function checkoutPage(c: Checkout, root: string, tr: Translator): string 
     tr,
     scriptMessages: scriptMessages(c, tr),
     brandColor: row.brand_color,
+    method: c.chosen,
   });
+}
+
+/**
+ * The big number. While waiting: what to send now, in the chosen method's token (an invoice in USD
+ * is paid at par, so it is the same number with the token's symbol). In the other views: the
+ * invoice's amount in its own currency; the details below name the tokens actually sent.
+ */
+function headlineAmount(c: Checkout): { value: string; currency: string } {
+  return c.state === 'waiting'
+    ? { value: formatMoney(c.due), currency: c.method.currency }
+    : { value: c.status.amount, currency: c.row.currency };
 }
 
 function checkoutMain(c: Checkout, root: string, tr: Translator): Html {
   const { row, state } = c;
   const self = `${root}${row.id}`;
   // The language travels with every request the page makes, so a live update speaks it too.
-  const lang = `?lang=${tr.lang}`;
+  // So does the chosen method: a live update, or the Simulate button, keeps the payer's choice.
+  const query = pageQuery({ method: c.chosen, lang: tr.lang });
   const terminal = state === 'paid' || state === 'failed';
-  return html`<main id="checkout" class="card view-${state}" data-state="${state}" data-etag="${c.etag}" data-page-url="${self}${lang}" data-status-url="${self}/status" data-server-now="${c.now.toISOString()}" data-terminal="${String(terminal)}">
+  const choose = state === 'waiting' && c.methods.length > 1;
+  return html`<main id="checkout" class="card view-${state}" data-state="${state}" data-etag="${c.etag}" data-page-url="${self}${query}" data-status-url="${self}/status" data-server-now="${c.now.toISOString()}" data-terminal="${String(terminal)}">
 ${merchantHeader(c, root, tr)}
 ${summary(c, tr)}
+${choose ? methodChooser(c, self, tr) : ''}
 ${statusBlock(c, tr)}
+${c.unaccepted.length > 0 ? unacceptedNote(c, tr) : ''}
 ${state === 'waiting' ? payDetails(c, tr) : ''}
-${canSimulate(c) ? simulateForm(`${self}/simulate${lang}`, tr) : ''}
+${canSimulate(c) ? simulateForm(`${self}/simulate${query}`, tr) : ''}
 ${terminal ? '' : html`<noscript><p class="note">${tr.t('noscript')}</p></noscript>`}
 </main>`;
 }
@@ -52,7 +71,7 @@ function merchantHeader(c: Checkout, root: string, tr: Translator): Html {
   return html`<header class="merchant">
 ${mark}
 <p class="merchant-name">${name}</p>
-<p class="badge network-${c.row.network === 'sandbox' ? 'test' : 'live'}"><span class="visually-hidden">${tr.t('merchant.network')} </span>${c.networkLabel}</p>
+${c.badge ? html`<p class="badge network-${c.badge.test ? 'test' : 'live'}"><span class="visually-hidden">${tr.t('merchant.network')} </span>${c.badge.label}</p>` : ''}
 </header>`;
 }
 
@@ -68,15 +87,22 @@ function summary(c: Checkout, tr: Translator): Html {
   const label = partial
     ? tr.t('summary.remaining')
     : tr.t(c.state === 'paid' ? 'summary.paid' : waiting ? 'summary.due' : 'summary.amount');
-  const value = waiting ? formatMoney(c.due) : c.status.amount;
+  const { value, currency } = headlineAmount(c);
   const money = (decimal: string) => `${formatAmount(tr.locale, decimal)} ${row.currency}`;
+  // What arrived, by token and network once the invoice offers more than its own currency.
+  const receivedText = c.plain
+    ? money(formatMoney(received))
+    : c.shown.map((p) => paymentText(c, tr, p)).join(', ');
+  // An invoice priced in another currency than the token says its price beside the label, on a line
+  // the page has anyway ("Amount due · 25.00 USD" over "25.00 USDT"): the chooser needs the room.
+  const price = waiting && currency !== row.currency ? ` · ${money(value)}` : '';
   return html`<div class="summary">
-<p class="summary-label">${label}</p>
+<p class="summary-label">${label}${price}</p>
 <div class="amount-line">
-<h1 class="amount"><span class="amount-value" id="pay-amount">${formatAmount(tr.locale, value)}</span> <span class="amount-currency">${row.currency}</span></h1>
+<h1 class="amount"><span class="amount-value" id="pay-amount">${formatAmount(tr.locale, value)}</span> <span class="amount-currency">${currency}</span></h1>
 ${waiting ? copyButton('pay-amount', tr.t('copy.amount'), tr, value) : ''}
 </div>
-${partial ? html`<p class="summary-partial">${tr.t('summary.partial', { total: money(c.status.amount), received: money(formatMoney(received)) })}</p>` : ''}
+${partial ? html`<p class="summary-partial">${tr.t('summary.partial', { total: money(c.status.amount), received: receivedText })}</p>` : ''}
 </div>`;
 }
 
@@ -87,8 +113,8 @@ ${partial ? html`<p class="summary-partial">${tr.t('summary.partial', { total: m
  */
 function payDetails(c: Checkout, tr: Translator): Html {
   const { row } = c;
-  const due = html`<strong>${formatAmount(tr.locale, formatMoney(c.due))} ${row.currency}</strong>`;
-  const dueText = `${formatAmount(tr.locale, formatMoney(c.due))} ${row.currency}`;
+  const dueText = `${formatAmount(tr.locale, formatMoney(c.due))} ${c.method.currency}`;
+  const due = html`<strong>${dueText}</strong>`;
   return html`<section class="pay" aria-labelledby="pay-heading">
 <h2 id="pay-heading" class="visually-hidden">${tr.t('pay.heading')}</h2>
 ${c.walletUri ? html`<a class="button button-primary button-brand button-wallet" href="${c.walletUri}">${icons.wallet}<span>${tr.t('pay.openWallet')}</span></a>` : ''}
@@ -103,9 +129,28 @@ ${c.requestCarriesAmount ? '' : html`<p class="instruction">${tr.h('waiting.type
 ${qrSvg(c.paymentRequest, tr.t('pay.qrLabel', { amount: dueText, address: c.method.pay_address }))}
 <figcaption>${tr.t(c.requestCarriesAmount ? 'pay.qrCaption' : 'pay.qrCaptionAddress')}</figcaption>
 </figure>
-${c.method.network === 'sandbox' ? '' : html`<p class="instruction">${tr.t('waiting.onlyToken', { currency: c.method.currency, network: c.networkLabel })}</p>`}
+${onlyCounts(c, tr)}
 ${row.cancel_url ? html`<p class="cancel"><a href="${row.cancel_url}" rel="noreferrer">${tr.t('pay.cancel')}</a></p>` : ''}
 </section>`;
+}
+
+/**
+ * What does not pay the invoice. One method: only its token on its network (contract §14). Several:
+ * only those listed under "Pay with". Not said on the sandbox, where nothing real can be sent.
+ */
+function onlyCounts(c: Checkout, tr: Translator): Html {
+  if (c.methods.every((m) => m.network === SANDBOX)) return html``;
+  const text =
+    c.methods.length > 1
+      ? tr.t('waiting.onlyMethods', { legend: tr.t('methods.legend') })
+      : tr.t('waiting.onlyToken', { currency: c.method.currency, network: c.networkLabel });
+  return html`<p class="instruction">${text}</p>`;
+}
+
+/** Payments the invoice cannot credit (contract §15's `unaccepted`): the payer is told, in every view. */
+function unacceptedNote(c: Checkout, tr: Translator): Html {
+  const payments = c.unaccepted.map((p) => paymentText(c, tr, p)).join(', ');
+  return html`<p class="unaccepted">${tr.t('unaccepted.text', { payments, merchant: c.row.project_name })}</p>`;
 }
 
 function copyButton(target: string, label: string, tr: Translator, value?: string): Html {

@@ -13,7 +13,7 @@ import { brandAsset, checkoutAssets } from './assets.js';
 import { PublicStatusSchema } from './checkout.js';
 import { htmlErrors, sendMessage } from './errors.js';
 import { negotiate, translator } from './i18n/i18n.js';
-import { payRoot } from './layout.js';
+import { pageQuery, payRoot } from './layout.js';
 import { checkoutPage } from './page.js';
 import { loadCheckout, simulateFromPage } from './service.js';
 
@@ -28,10 +28,14 @@ export const ASSET_LIMIT: Limit = { max: 600, windowMs: 60_000 };
 
 const Params = Type.Object({ id: Type.String() });
 // Other parameters (a shop's utm_… on the link) are ignored, not refused: this is a page for people.
-// `lang` is read only when it is one string (langFrom): a repeated or odd value falls back to the
-// browser's language rather than failing the page.
-const PageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()) });
-const langFrom = (query: { lang?: unknown }) => (typeof query.lang === 'string' ? query.lang : undefined);
+// `lang` and `method` are read only when each is one string: a repeated or odd value falls back to
+// the browser's language, or to the invoice's default method, rather than failing the page.
+const PageQuery = Type.Object({
+  lang: Type.Optional(Type.Unknown()),
+  method: Type.Optional(Type.Unknown()),
+});
+const one = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const langFrom = (query: { lang?: unknown }) => one(query.lang);
 const AssetParams = Type.Object({ name: Type.String() });
 const hide = true;
 
@@ -54,7 +58,14 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:id',
     { schema: { hide, params: Params, querystring: PageQuery }, onRequest: pageLimit, exposeHeadRoute: true },
     async (request, reply) => {
-      const checkout = await loadCheckout(app.db, app.config.networks, request.params.id, app.clock());
+      const { id } = request.params;
+      const checkout = await loadCheckout(
+        app.db,
+        app.config.networks,
+        id,
+        app.clock(),
+        one(request.query.method),
+      );
       const tr = translator(negotiate(request.headers['accept-language'], langFrom(request.query)));
       noStore(reply);
       reply.header('Vary', 'Accept-Language').header('Content-Language', tr.lang);
@@ -106,16 +117,19 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.headers['sec-fetch-site'] === 'cross-site') {
         return sendMessage(request, reply, 403, 'forbidden');
       }
+      // The page's choice of method travels in the form's URL: the payment is made in its token.
+      const method = one(request.query.method);
       await simulateFromPage(
         app.db,
         app.config.networks,
         request.params.id,
         app.clock(),
         app.config.publicBaseUrl,
+        method,
       );
       const wanted = langFrom(request.query);
-      const lang = wanted ? `?lang=${negotiate(undefined, wanted)}` : '';
-      return reply.redirect(`${payRoot(request.url)}${request.params.id}${lang}`, 303);
+      const query = pageQuery({ method, lang: wanted ? negotiate(undefined, wanted) : undefined });
+      return reply.redirect(`${payRoot(request.url)}${request.params.id}${query}`, 303);
     },
   );
 

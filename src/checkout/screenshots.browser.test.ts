@@ -11,7 +11,8 @@ import { LANGUAGE_CODES } from './i18n/i18n.js';
 
 /**
  * The screenshots of docs/payment-page.md (docs/screenshots/pay-*.png): every state in every language, and
- * a few variants in English (part-paid, the way back to the shop, Polygon, TRON, dark, branded), on a phone (375 px) and a desktop. Written only when PAYDESK_SCREENSHOTS is set
+ * a few variants in English (part-paid, the way back to the shop, Polygon, TRON, several payment
+ * methods, dark, branded), on a phone (375 px) and a desktop. Written only when PAYDESK_SCREENSHOTS is set
  * (`1`: into docs/screenshots/; anything else: that folder), so CI never rewrites them:
  * `PAYDESK_SCREENSHOTS=1 npx vitest run src/checkout/screenshots.browser.test.ts`.
  */
@@ -79,12 +80,27 @@ describe.skipIf(skipBrowserTests || !target)('screenshots for docs/payment-page.
       xpub: TEST_XPUB,
     });
     const tron = await sandboxProject(h.t.app, ADMIN_TOKEN, { network: 'tron', xpub: TRON_TEST_XPUB });
+    const methods = await sandboxProject(h.t.app, ADMIN_TOKEN, {
+      currency: 'USD',
+      payment_methods: [
+        { network: 'tron', currency: 'USDT' },
+        { network: 'polygon', currency: 'USDC' },
+        { network: 'base', currency: 'USDC' },
+        { network: 'sandbox', currency: 'USDT' },
+      ],
+      evm_xpub: TEST_XPUB,
+      tron_xpub: TRON_TEST_XPUB,
+    });
+    const methodsPaid = await methods('25.00');
+    await h.pay(methodsPaid.id);
     const shots: Array<[name: string, url: string, scheme?: 'dark']> = [
       ...STATES.map((s) => [s, `/pay/${h.ids[s]}?lang=en`] as [string, string]),
       ['part-paid', `/pay/${part.id}?lang=en`],
       ['paid-return', `/pay/${back.id}?lang=en`],
       ['waiting-polygon', `/pay/${(await polygon('25.00')).id}?lang=en`],
       ['waiting-tron', `/pay/${(await tron('25.00')).id}?lang=en`],
+      ['waiting-methods', `/pay/${(await methods('25.00')).id}?method=polygon:USDC&lang=en`],
+      ['paid-methods', `/pay/${methodsPaid.id}?lang=en`],
       ['waiting-dark', `/pay/${h.ids.waiting}?lang=en`, 'dark'],
       ['branded', `/pay/${await brandedInvoice()}?lang=en`],
       ...LANGUAGE_CODES.filter((l) => l !== 'en').flatMap((l) =>

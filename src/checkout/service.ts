@@ -13,17 +13,26 @@ import {
 } from '../invoices/lifecycle.js';
 import { stateOf } from '../invoices/observe.js';
 import type { Money } from '../money/money.js';
-import { methodKey, type PaymentMethod } from '../networks/methods.js';
 import { type NetworkRegistry, SANDBOX } from '../networks/network.js';
 import { carriesAmount, paymentRequest, walletLink } from '../networks/payment-request.js';
 import { simulatePayment } from '../sandbox/service.js';
 import { toPublicStatus, type ViewState, versionTag, viewOf } from './checkout.js';
+import { badgeNetworks, paymentsShown, pickMethod } from './methods.js';
 import { type CheckoutRow, findCheckout } from './repository.js';
 
 export interface Checkout {
   row: CheckoutRow;
-  /** The method the page shows: the one chosen (`?method=`), else the one in use, else the first. */
+  /** Every way to pay this invoice (contract §15); the page offers a choice when there are several. */
+  methods: readonly OfferedMethod[];
+  /** The method the waiting view shows: the one chosen (`?method=`), else the one in use, else the first. */
   method: OfferedMethod;
+  /** The `?method=` key when the URL chose an offered method: the page's own links keep it. */
+  chosen: string | undefined;
+  /**
+   * One method, in the invoice's own currency (every invoice before contract §15): the views name its
+   * network, as they always did. Otherwise they name each payment's amount, token and network.
+   */
+  plain: boolean;
   /** The lifecycle's state of the invoice at `now`: what every view shows. */
   invoice: InvoiceState;
   /** The public JSON of /status (amounts formatted as on the wire). */
@@ -32,8 +41,12 @@ export interface Checkout {
   /** The strong ETag of /status, also carried by the page so its script knows what it shows. */
   etag: string;
   now: Date;
-  /** The network as the payer reads it ("Polygon"). */
+  /** A network as the payer reads it ("Polygon"). */
+  label: (network: string) => string;
+  /** The chosen method's network as the payer reads it. */
   networkLabel: string;
+  /** What the header's badge names (methods.ts badgeNetworks); undefined: no badge. */
+  badge: { label: string; test: boolean } | undefined;
   /** What is still to be sent (lifecycle.outstanding). */
   due: Money;
   /** The QR code's text: what a wallet needs to pay what is still due. */
@@ -44,6 +57,10 @@ export interface Checkout {
   walletUri: string | undefined;
   /** The payment seen and still confirming (the detected view's amount and transaction). */
   seen: Payment | undefined;
+  /** The payments the view names by amount, token and network (methods.ts paymentsShown). */
+  shown: Payment[];
+  /** Payments in a token or on a network the invoice does not accept: shown, never credited. */
+  unaccepted: Payment[];
   /** The transaction the page shows (the one confirming, else the invoice's) and its explorer page. */
   transaction: { hash: string; url: string | undefined } | undefined;
   /** Until when a payment still counts after expiry (contract §9's 24 h late window). */
@@ -56,7 +73,7 @@ export async function loadCheckout(
   networks: NetworkRegistry,
   id: string,
   now: Date,
-  chosen?: string,
+  wanted?: string,
 ): Promise<Checkout> {
   const found = hasIdShape(id, 'inv') ? await findCheckout(db, id) : undefined;
   if (!found) throw ApiError.notFound('No invoice with this id');
@@ -65,7 +82,8 @@ export async function loadCheckout(
   const state = viewOf(invoice);
   const status = toPublicStatus(row, invoice);
   const due = outstanding(invoice);
-  const method = pickMethod(row, chosen);
+  const methods = row.payment_methods;
+  const { method, chosen } = pickMethod(methods, invoice, wanted);
   const target = {
     network: method.network,
     currency: method.currency,
@@ -73,36 +91,39 @@ export async function loadCheckout(
     amount: due,
   };
   const seen = confirming(invoice);
+  const shown = paymentsShown(state, invoice, seen);
+  const badge = badgeNetworks(state, method, shown, methods);
   const hash = seen?.txHash ?? invoice.txHash ?? row.tx_hash;
+  // The explorer of the network the transaction is on, which is not the chosen method's.
+  const txNetwork = (hash && invoice.payments.find((p) => p.txHash === hash)?.network) ?? method.network;
+  const label = (network: string) => networks.label(network);
   return {
     row,
+    methods,
     method,
+    chosen,
+    plain: methods.length === 1 && method.currency === row.currency,
     invoice,
     status,
     state,
     etag: versionTag(row, state, status),
     now,
-    networkLabel: networks.label(method.network),
+    label,
+    networkLabel: label(method.network),
+    badge:
+      badge.length > 0
+        ? { label: badge.map(label).join(' + '), test: badge.every((n) => n === SANDBOX) }
+        : undefined,
     due,
     paymentRequest: paymentRequest(target, networks),
     requestCarriesAmount: carriesAmount(method.network, networks),
     walletUri: walletLink(target, networks),
     seen,
-    transaction: hash
-      ? { hash, url: networks.transactionUrl(row.network ?? method.network, hash) }
-      : undefined,
+    shown,
+    unaccepted: invoice.payments.filter((p) => p.status === 'unaccepted'),
+    transaction: hash ? { hash, url: networks.transactionUrl(txNetwork, hash) } : undefined,
     lateUntil: new Date(invoice.expiresAt.getTime() + LATE_PAYMENT_WINDOW_MS),
   };
-}
-
-/** The method to show: `?method=network:currency` when the invoice offers it, else the one in use, else the first. */
-function pickMethod(row: CheckoutRow, chosen: string | undefined): OfferedMethod {
-  const methods = row.payment_methods;
-  return (
-    methods.find((m) => methodKey(m as PaymentMethod) === chosen) ??
-    methods.find((m) => m.network === row.network) ??
-    (methods[0] as OfferedMethod)
-  );
 }
 
 /** Only sandbox invoices still waiting for a payment can be paid from the page. */

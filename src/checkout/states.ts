@@ -4,6 +4,7 @@ import { type Html, html } from '../web/html.js';
 import { formatAmount, formatDateTime, formatRemaining } from './format.js';
 import type { Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
+import { paymentLines } from './payments.js';
 import type { Checkout } from './service.js';
 
 /** A row of the details list; `wide` puts the value under its label (long ids on a phone). */
@@ -21,10 +22,15 @@ export const AUTO_REDIRECT_WINDOW_MS = 10 * 60_000;
 export function statusBlock(c: Checkout, tr: Translator): Html {
   const { row } = c;
   const merchant = row.project_name;
-  const amount = (m: Money) => `${formatAmount(tr.locale, formatMoney(m))} ${row.currency}`;
+  const amount = (m: Money, unit = row.currency) => `${formatAmount(tr.locale, formatMoney(m))} ${unit}`;
   const reference: Row = [tr.t('row.reference'), html`<code>${row.id}</code>`, true];
-  const network: Row = [tr.t('row.network'), c.networkLabel];
   const transaction: Row[] = c.transaction ? [[tr.t('row.transaction'), txLink(c, tr), true]] : [];
+  // The payments this view names (methods.ts paymentsShown). A plain invoice (one method, in its own
+  // currency) names their network, as it always did; any other names each by amount, token and network.
+  const networks = [...new Set(c.shown.map((p) => p.network))].map(c.label).join(', ');
+  const network: Row = [tr.t('row.network'), networks || c.networkLabel];
+  const named = (key: 'row.paidWith' | 'row.reversed'): Row[] =>
+    c.plain || c.shown.length === 0 ? [] : [[tr.t(key), paymentLines(c, tr, c.shown), true]];
   switch (c.state) {
     case 'waiting':
       return waiting(c, tr);
@@ -33,7 +39,7 @@ export function statusBlock(c: Checkout, tr: Translator): Html {
         text: html`${tr.t('detected.text')}`,
         extra: html`<p class="timer"><span class="pulse" aria-hidden="true"></span>${tr.t('detected.wait')}</p>`,
         rows: [
-          ...(c.seen ? [[tr.t('row.amountSeen'), amount(c.seen.amount)] as Row] : []),
+          ...(c.seen ? [[tr.t('row.amountSeen'), amount(c.seen.amount, c.seen.currency)] as Row] : []),
           ...transaction,
           network,
           reference,
@@ -52,7 +58,7 @@ export function statusBlock(c: Checkout, tr: Translator): Html {
         rows: [
           [tr.t('row.paidOn'), dateTime(tr, c.invoice.paidAt ?? row.updated_at)],
           ...transaction,
-          network,
+          ...(c.plain ? [network] : named('row.paidWith')),
           reference,
         ],
       });
@@ -78,6 +84,7 @@ export function statusBlock(c: Checkout, tr: Translator): Html {
           [tr.t('row.received'), amount(received)],
           ...(reversed ? [] : [[tr.t('row.missing'), amount(remainder(c.invoice.amount, received))] as Row]),
           ...transaction,
+          ...named(reversed ? 'row.reversed' : 'row.paidWith'),
           reference,
         ],
       });
@@ -95,7 +102,7 @@ function waiting(c: Checkout, tr: Translator): Html {
 <p class="timer${remaining < 5 * 60_000 ? ' is-urgent' : ''}">${tr.t('waiting.expiresIn')} <time class="countdown" datetime="${row.payment_expires_at.toISOString()}" data-countdown>${formatRemaining(remaining, days)}</time></p>
 </div>
 <p class="instruction">${tr.h('waiting.send', {
-    amount: html`<strong>${formatAmount(tr.locale, formatMoney(c.due))} ${row.currency}</strong>`,
+    amount: html`<strong>${formatAmount(tr.locale, formatMoney(c.due))} ${c.method.currency}</strong>`,
     network: c.networkLabel,
   })}</p>
 </section>`;

@@ -16,6 +16,14 @@ async function call(app: FastifyInstance, token: string, method: 'POST', url: st
   return res.json().data;
 }
 
+/** The fields of a new invoice the browser tests use. */
+export interface CreatedInvoice {
+  id: string;
+  /** The one method's address (null on an invoice of several methods until a payment is seen). */
+  pay_address: string;
+  payment_methods: Array<{ network: string; currency: string; pay_address: string; amount_due: string }>;
+}
+
 /** A sandbox project and an API key, made through the admin API; returns a function that creates invoices. */
 export async function sandboxProject(app: FastifyInstance, adminToken: string, project: object = {}) {
   const account = await call(app, adminToken, 'POST', '/v1/admin/accounts', { name: 'Acme' });
@@ -25,7 +33,7 @@ export async function sandboxProject(app: FastifyInstance, adminToken: string, p
     ...project,
   });
   const key = await call(app, adminToken, 'POST', `/v1/admin/projects/${prj.id}/api-keys`, {});
-  return async (amount = '10.00', extra: object = {}): Promise<{ id: string; pay_address: string }> =>
+  return async (amount = '10.00', extra: object = {}): Promise<CreatedInvoice> =>
     call(app, key.secret, 'POST', '/v1/merchant/invoices', { amount, ...extra });
 }
 

@@ -1,6 +1,8 @@
-// Paydesk payment page: live updates, countdown, copy button, simulate without reload.
-// The server renders every view; this script only asks whether the view changed (GET …/status with
-// If-None-Match every 2 s) and, when it did, swaps in the server's new <main>. It never builds a view.
+// Paydesk payment page: live updates, countdown, copy button, the choice of payment method and
+// simulate without reload. The server renders every view; this script only asks whether the view
+// changed (GET …/status with If-None-Match every 2 s) and, when it did, swaps in the server's new
+// <main>; a method chosen under "Pay with" is the page's URL with ?method=, loaded the same way. It
+// never builds a view.
 (() => {
   const POLL_MS = 2000;
   const ERROR_BACKOFF_MS = 5000;
@@ -54,9 +56,50 @@
     schedule(next);
   }
 
+  // Every load of the page (a live update, a method chosen) takes a ticket, and only the latest is
+  // swapped in: an update that set off before the payer chose another method never undoes the choice.
+  let tickets = 0;
+  async function load(url) {
+    const ticket = ++tickets;
+    const res = await fetch(url, { cache: 'no-store' });
+    const markup = res.ok ? await res.text() : undefined;
+    if (ticket !== tickets) return true;
+    if (markup === undefined) return false;
+    swap(markup);
+    return true;
+  }
+
   async function refresh() {
-    const res = await fetch(root.dataset.pageUrl, { cache: 'no-store' });
-    if (res.ok) swap(await res.text());
+    await load(root.dataset.pageUrl);
+  }
+
+  // `?method=tron:USDT&lang=en`, as the server writes the page's URLs (layout.ts pageQuery).
+  const query = (pairs) =>
+    `?${[...pairs].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%3A/g, ':')}`).join('&')}`;
+
+  // "Pay with": the form's GET URL is the chosen method's page. It becomes the address bar's URL
+  // (replaced, not pushed: choosing is not a navigation), so a reload or a shared link keeps it, and
+  // the page's URL for live updates, so they keep it too. Should the load fail, the form is sent.
+  async function choose(form) {
+    const url = new URL(form.action);
+    url.search = query(new FormData(form));
+    root.dataset.pageUrl = url.href;
+    history.replaceState(history.state, '', url.href);
+    const method = url.searchParams.get('method');
+    for (const a of document.querySelectorAll('.languages a[hreflang]')) {
+      a.setAttribute(
+        'href',
+        query([
+          ['method', method],
+          ['lang', a.hreflang],
+        ]),
+      );
+    }
+    try {
+      if (!(await load(url.href))) form.submit();
+    } catch {
+      form.submit();
+    }
   }
 
   // Replaces <main> with the server's rendering; keeps focus and tells screen readers what changed.
@@ -66,6 +109,7 @@
     if (!next) return;
     const changed = next.dataset.state !== root.dataset.state;
     const hadFocus = root.contains(document.activeElement);
+    const focusedId = hadFocus ? document.activeElement.id : '';
     root.replaceWith(next);
     root = next;
     document.title = doc.title;
@@ -73,7 +117,11 @@
     skew = Date.parse(root.dataset.serverNow) - Date.now() || skew;
     enhance();
     schedule(POLL_MS); // a view that is final stops the polling at once
-    if (!changed) return;
+    if (!changed) {
+      // Same view, new details (a method chosen with the arrow keys): focus stays where it was.
+      if (focusedId) document.getElementById(focusedId)?.focus();
+      return;
+    }
     const heading = document.getElementById('status-heading');
     const announcer = document.getElementById('announcer');
     // With a way back to the shop, say that the page is about to leave (the countdown itself is not
@@ -90,6 +138,8 @@
   // Progressive enhancement of freshly rendered markup: copy buttons exist without JS but are hidden.
   function enhance() {
     for (const b of root.querySelectorAll('[data-copy]')) b.hidden = false;
+    // With the script a radio shows its method at once: the no-script "Show" button is not needed.
+    for (const b of root.querySelectorAll('[data-methods-submit]')) b.hidden = true;
     expiredPolled = false;
     startRedirect();
     tick();
@@ -197,11 +247,17 @@
     const button = event.target.closest('[data-copy]');
     if (button) copy(button);
   });
+  document.addEventListener('change', (event) => {
+    const form = event.target.closest('[data-methods]');
+    if (form && event.target.name === 'method') choose(form);
+  });
   document.addEventListener('submit', (event) => {
+    const methods = event.target.closest('[data-methods]');
     const form = event.target.closest('[data-simulate]');
-    if (!form) return;
+    if (!form && !methods) return;
     event.preventDefault();
-    simulate(form);
+    if (methods) choose(methods);
+    else simulate(form);
   });
   document.addEventListener('visibilitychange', () => {
     if (document.hidden) schedule(0);

@@ -24,6 +24,8 @@ export const en = {
   'waiting.onlyToken':
     'Only {{currency}} on {{network}} counts: another token, or the same token on another network, does not pay this invoice.',
   'waiting.typeAmount': 'Your wallet will not fill in the amount: enter it yourself, exactly {{amount}}.',
+  'waiting.onlyMethods':
+    'Only what is listed under “{{legend}}” counts: another token, or a listed token sent on a network not listed for it, does not pay this invoice.',
   'pay.heading': 'Payment details',
   'pay.openWallet': 'Open in wallet',
   'pay.address': 'Payment address',
@@ -31,6 +33,9 @@ export const en = {
   'pay.qrCaption': 'On another device? Scan this code with your wallet app.',
   'pay.qrCaptionAddress': 'Scan for the address',
   'pay.cancel': 'Cancel and return',
+  'methods.legend': 'Pay with',
+  'methods.option': '{{currency}} on {{network}}',
+  'methods.submit': 'Show payment details',
   'detected.heading': 'Payment detected',
   'detected.text':
     'We have seen your payment and are waiting for the network to confirm it. Do not send it again. This page updates by itself.',
@@ -64,7 +69,12 @@ export const en = {
   'row.expired': 'Expired',
   'row.received': 'Received',
   'row.missing': 'Missing',
+  'row.paidWith': 'Paid with',
+  'row.reversed': 'Reversed',
   'explorer.link': 'View the transaction on the block explorer',
+  'payment.on': '{{amount}} on {{network}}',
+  'unaccepted.text':
+    'Received but not counted: {{payments}}. This invoice does not accept that token on that network; contact {{merchant}} to get it back.',
   'sandbox.heading': 'Sandbox invoice',
   'sandbox.text': 'No real funds move. Pay it as a test payer would:',
   'sandbox.button': 'Simulate payment',

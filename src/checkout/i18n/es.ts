@@ -21,6 +21,8 @@ export const es: Messages = {
   'waiting.onlyToken':
     'Solo cuenta {{currency}} en {{network}}: otro token, o el mismo token en otra red, no paga esta factura.',
   'waiting.typeAmount': 'Tu billetera no rellenará el importe: escríbelo tú, exactamente {{amount}}.',
+  'waiting.onlyMethods':
+    'Solo cuenta lo que aparece en «{{legend}}»: otro token, o un token de la lista enviado en una red que no figura para él, no paga esta factura.',
   'pay.heading': 'Datos del pago',
   'pay.openWallet': 'Abrir en la billetera',
   'pay.address': 'Dirección de pago',
@@ -28,6 +30,9 @@ export const es: Messages = {
   'pay.qrCaption': '¿En otro dispositivo? Escanea este código con tu billetera.',
   'pay.qrCaptionAddress': 'Escanea para obtener la dirección',
   'pay.cancel': 'Cancelar y volver',
+  'methods.legend': 'Pagar con',
+  'methods.option': '{{currency}} en {{network}}',
+  'methods.submit': 'Mostrar los datos del pago',
   'detected.heading': 'Pago detectado',
   'detected.text':
     'Hemos visto tu pago y esperamos a que la red lo confirme. No lo envíes de nuevo. Esta página se actualiza sola.',
@@ -61,7 +66,12 @@ export const es: Messages = {
   'row.expired': 'Venció',
   'row.received': 'Recibido',
   'row.missing': 'Falta',
+  'row.paidWith': 'Pagado con',
+  'row.reversed': 'Revertido',
   'explorer.link': 'Ver la transacción en el explorador de bloques',
+  'payment.on': '{{amount}} en {{network}}',
+  'unaccepted.text':
+    'Recibido pero no contabilizado: {{payments}}. Esta factura no acepta ese token en esa red; contacta con {{merchant}} para recuperarlo.',
   'sandbox.heading': 'Factura de pruebas (sandbox)',
   'sandbox.text': 'No se mueven fondos reales. Págala como lo haría un pagador de prueba:',
   'sandbox.button': 'Simular pago',

@@ -21,6 +21,8 @@ export const pt: Messages = {
   'waiting.onlyToken':
     'Só conta {{currency}} na rede {{network}}: outro token, ou o mesmo token em outra rede, não paga esta fatura.',
   'waiting.typeAmount': 'A sua carteira não preencherá o valor: digite-o você, exatamente {{amount}}.',
+  'waiting.onlyMethods':
+    'Só conta o que aparece em “{{legend}}”: outro token, ou um token da lista enviado em uma rede que não consta para ele, não paga esta fatura.',
   'pay.heading': 'Dados do pagamento',
   'pay.openWallet': 'Abrir na carteira',
   'pay.address': 'Endereço de pagamento',
@@ -28,6 +30,9 @@ export const pt: Messages = {
   'pay.qrCaption': 'Em outro dispositivo? Leia este código com o app da sua carteira.',
   'pay.qrCaptionAddress': 'Leia para obter o endereço',
   'pay.cancel': 'Cancelar e voltar',
+  'methods.legend': 'Pagar com',
+  'methods.option': '{{currency}} na rede {{network}}',
+  'methods.submit': 'Mostrar os dados do pagamento',
   'detected.heading': 'Pagamento detectado',
   'detected.text':
     'Vimos o seu pagamento e aguardamos a confirmação da rede. Não o envie de novo. Esta página se atualiza sozinha.',
@@ -61,7 +66,12 @@ export const pt: Messages = {
   'row.expired': 'Expirou',
   'row.received': 'Recebido',
   'row.missing': 'Falta',
+  'row.paidWith': 'Pago com',
+  'row.reversed': 'Revertido',
   'explorer.link': 'Ver a transação no explorador de blocos',
+  'payment.on': '{{amount}} na rede {{network}}',
+  'unaccepted.text':
+    'Recebido, mas não contabilizado: {{payments}}. Esta fatura não aceita esse token nessa rede; fale com {{merchant}} para recuperá-lo.',
   'sandbox.heading': 'Fatura de teste (sandbox)',
   'sandbox.text': 'Nenhum valor real é movido. Pague como um pagador de teste faria:',
   'sandbox.button': 'Simular pagamento',

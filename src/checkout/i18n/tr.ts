@@ -21,6 +21,8 @@ export const tr: Messages = {
   'waiting.onlyToken':
     'Yalnızca {{network}} ağındaki {{currency}} geçerlidir: başka bir token ya da başka bir ağdaki aynı token bu faturayı ödemez.',
   'waiting.typeAmount': 'Cüzdanınız tutarı doldurmaz: tam olarak {{amount}} tutarını kendiniz girin.',
+  'waiting.onlyMethods':
+    'Yalnızca “{{legend}}” altında listelenenler geçerlidir: başka bir token ya da listedeki bir tokenin onun için listelenmemiş bir ağda gönderilmesi bu faturayı ödemez.',
   'pay.heading': 'Ödeme bilgileri',
   'pay.openWallet': 'Cüzdanda aç',
   'pay.address': 'Ödeme adresi',
@@ -28,6 +30,9 @@ export const tr: Messages = {
   'pay.qrCaption': 'Başka bir cihazda mısınız? Bu kodu cüzdan uygulamanızla tarayın.',
   'pay.qrCaptionAddress': 'Adres için tarayın',
   'pay.cancel': 'İptal et ve geri dön',
+  'methods.legend': 'Ödeme yöntemi',
+  'methods.option': '{{network}} ağında {{currency}}',
+  'methods.submit': 'Ödeme bilgilerini göster',
   'detected.heading': 'Ödeme algılandı',
   'detected.text':
     'Ödemenizi gördük ve ağın onaylamasını bekliyoruz. Tekrar göndermeyin. Bu sayfa kendiliğinden güncellenir.',
@@ -61,7 +66,12 @@ export const tr: Messages = {
   'row.expired': 'Süre doldu',
   'row.received': 'Alınan',
   'row.missing': 'Eksik',
+  'row.paidWith': 'Ödenen',
+  'row.reversed': 'Geri alınan',
   'explorer.link': 'İşlemi blok gezgininde görüntüle',
+  'payment.on': '{{network}} ağında {{amount}}',
+  'unaccepted.text':
+    'Alındı ama sayılmadı: {{payments}}. Bu fatura bu tokeni bu ağda kabul etmiyor; geri almak için {{merchant}} ile iletişime geçin.',
   'sandbox.heading': 'Test faturası (sandbox)',
   'sandbox.text': 'Gerçek para aktarılmaz. Bir test ödeyicisi gibi ödeyin:',
   'sandbox.button': 'Ödemeyi simüle et',
