@@ -4,6 +4,13 @@ import { Value } from '@sinclair/typebox/value';
 import type { DatabaseBounds } from './db/bounds.js';
 import type { NetworkRegistry } from './networks/network.js';
 import { loadNetworks, NetworkConfigError } from './networks/registry.js';
+import {
+  RATE_SOURCE_LIST,
+  type RateSettings,
+  RateSettingsError,
+  rateSettings,
+  SPREAD_PERCENT,
+} from './rates/settings.js';
 
 /**
  * The one schema for the environment. It is parsed once at start-up and frozen; nothing else in the
@@ -34,6 +41,18 @@ const EnvSchema = Type.Object({
   HTTP_REQUEST_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 30 }),
   HTTP_HEADERS_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 10 }),
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 65 }),
+  // Contract §19: rate sources tried in this order; checked against the known names in loadConfig.
+  PAYDESK_RATE_SOURCES: Type.String({ pattern: RATE_SOURCE_LIST, default: 'kraken,coinbase,ecb' }),
+  PAYDESK_RATE_MAX_AGE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
+  PAYDESK_RATE_MAX_SPREAD_PERCENT: Type.String({ pattern: SPREAD_PERCENT, default: '1' }),
+  PAYDESK_RATE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 2000 }),
+  PAYDESK_RATE_CACHE_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 10 }),
+  PAYDESK_RATE_KRAKEN_URL: Type.String({ pattern: '^https?://', default: 'https://api.kraken.com' }),
+  PAYDESK_RATE_COINBASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.coinbase.com' }),
+  PAYDESK_RATE_ECB_URL: Type.String({
+    pattern: '^https?://',
+    default: 'https://www.ecb.europa.eu/stats/eurofxref',
+  }),
   LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')])),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -76,6 +95,8 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   /** Every chain network Paydesk knows (src/networks/registry.ts); those with an RPC URL are watched. */
   readonly networks: NetworkRegistry;
+  /** Where fiat exchange rates come from and how far they are trusted (contract §19, src/rates). */
+  readonly rates: RateSettings;
   readonly version: string;
 }
 
@@ -94,7 +115,28 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // One line, for a supervisor's log; it names the variables but never echoes a value (it may be a secret).
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  return fromEnv(env, networksFrom(source));
+  return fromEnv(env, networksFrom(source), ratesFrom(env));
+}
+
+// The source names and the URLs need more than a pattern: a clear line, naming the variable only.
+function ratesFrom(env: Env): RateSettings {
+  try {
+    return rateSettings({
+      sources: env.PAYDESK_RATE_SOURCES,
+      maxAgeSeconds: env.PAYDESK_RATE_MAX_AGE_SECONDS,
+      maxSpreadPercent: env.PAYDESK_RATE_MAX_SPREAD_PERCENT,
+      timeoutMs: env.PAYDESK_RATE_TIMEOUT_MS,
+      cacheSeconds: env.PAYDESK_RATE_CACHE_SECONDS,
+      urls: {
+        kraken: env.PAYDESK_RATE_KRAKEN_URL,
+        coinbase: env.PAYDESK_RATE_COINBASE_URL,
+        ecb: env.PAYDESK_RATE_ECB_URL,
+      },
+    });
+  } catch (err) {
+    if (err instanceof RateSettingsError) throw new ConfigError(`Invalid configuration: ${err.message}`);
+    throw err;
+  }
 }
 
 // PAYDESK_NETWORKS and the PAYDESK_RPC_<NAME> variables are named by the networks themselves, so the
@@ -108,7 +150,7 @@ function networksFrom(source: Record<string, string | undefined>): NetworkRegist
   }
 }
 
-function fromEnv(env: Env, networks: NetworkRegistry): Config {
+function fromEnv(env: Env, networks: NetworkRegistry, rates: RateSettings): Config {
   const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   return Object.freeze({
     port: env.PORT,
@@ -136,6 +178,7 @@ function fromEnv(env: Env, networks: NetworkRegistry): Config {
     role: env.PAYDESK_ROLE,
     webhookAllowPrivate: env.PAYDESK_WEBHOOK_ALLOW_PRIVATE,
     networks,
+    rates,
     version: packageVersion,
   });
 }

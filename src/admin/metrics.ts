@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ok } from '../http/envelope.js';
 import { errorResponses, Success } from '../http/schemas.js';
 import { createWriter, invoiceReader } from '../invoices/repository.js';
+import { rateBookOf } from '../rates/registry.js';
 
 const Histogram = Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Integer({ minimum: 1 }), {
   description: 'How many statements took each batch size (the key), since the process started',
@@ -46,6 +47,11 @@ export const metricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
               }),
               invoice_creates: Batched('Statements that wrote new invoices', 'Create requests they carried'),
               invoice_reads: Batched('Statements that read invoices by id', 'Get requests they answered'),
+              rate_source_calls: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+                description:
+                  'Requests this instance sent to each exchange-rate source (contract §19); answers taken from the shared cache are not counted',
+                examples: [{ kraken: 12, coinbase: 12, ecb: 12 }],
+              }),
             }),
             'The figures',
           ),
@@ -63,6 +69,8 @@ export const metricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
         invoice_creates: summary(createWriter(app.db).batchSizes()),
         invoice_reads: summary(invoiceReader(app.db).batchSizes()),
+        rate_source_calls:
+          rateBookOf(app.db)?.calls() ?? Object.fromEntries(app.config.rates.sources.map((s) => [s, 0])),
       });
     },
   );

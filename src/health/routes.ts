@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { HEALTH_CHECK_MS, within } from '../db/bounds.js';
 import { ok, sendError } from '../http/envelope.js';
 import { errorResponses, StringEnum, Success } from '../http/schemas.js';
+import { RateSourcesSchema, rateSourcesOf } from './rate-sources.js';
 
 /**
  * GET /v1/health: no key, no rate limit; 503 when the database does not answer within a second
@@ -31,6 +32,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
                     'Only with REDIS_URL set. "unavailable": rate limits are counted per instance until Redis is back; the API serves either way',
                 }),
               ),
+              rate_sources: RateSourcesSchema,
             }),
             'The service and its database answer',
           ),
@@ -52,6 +54,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         version: app.config.version,
         database: 'ok' as const,
         ...(redis ? { redis } : {}),
+        rate_sources: rateSourcesOf(app),
       });
     },
   );

@@ -1,0 +1,59 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { createRateBook, type RateBook } from './book.js';
+import { redisQuotes, type SharedQuotes } from './cache.js';
+import { postgresQuotes } from './repository.js';
+import type { RateSettings } from './settings.js';
+import { rateSources } from './sources.js';
+
+export interface OpenRatesOptions {
+  settings: RateSettings;
+  db: Kysely<Database>;
+  /** Set: the shared cache is Redis, with PostgreSQL whenever Redis does not answer. */
+  redisUrl?: string | undefined;
+  log: FastifyBaseLogger;
+  clock?: () => Date;
+}
+
+/** The rate book of one instance, with its shared cache; `close` ends its Redis connection. */
+export function openRates(o: OpenRatesOptions): { book: RateBook; close(): Promise<void> } {
+  const clock = o.clock ?? (() => new Date());
+  const inDatabase = postgresQuotes(o.db);
+  const redis = o.redisUrl
+    ? new Redis(o.redisUrl, {
+        // As the rate limiter's (http/shared-store.ts): never queue a command while disconnected.
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        commandTimeout: 250,
+        connectTimeout: 1_000,
+        retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 6), 5_000),
+      })
+    : undefined;
+  redis?.on('error', () => {}); // each failed command is logged by the book; reconnects are ioredis's
+  const shared = redis ? orElse(redisQuotes(redis, o.settings.cacheMs), inDatabase) : inDatabase;
+  const book = createRateBook({
+    sources: rateSources(o.settings, clock),
+    shared,
+    maxSpreadPercent: o.settings.maxSpreadPercent,
+    cacheMs: o.settings.cacheMs,
+    timeoutMs: o.settings.timeoutMs,
+    clock,
+    log: o.log,
+  });
+  return {
+    book,
+    async close() {
+      redis?.disconnect();
+    },
+  };
+}
+
+/** Redis while it answers, the database when it does not: a cache outage never costs a source call per lookup. */
+function orElse(first: SharedQuotes, second: SharedQuotes): SharedQuotes {
+  return {
+    get: (source, pair) => first.get(source, pair).catch(() => second.get(source, pair)),
+    put: (pair, quote) => first.put(pair, quote).catch(() => second.put(pair, quote)),
+  };
+}

@@ -1,0 +1,97 @@
+/** The rate sources Paydesk has adapters for (contract §19); PAYDESK_RATE_SOURCES orders a subset. */
+export const SOURCE_NAMES = ['kraken', 'coinbase', 'ecb'] as const;
+export type SourceName = (typeof SOURCE_NAMES)[number];
+
+/** A comma-separated list of lowercase names; which names are known is checked in rateSettings. */
+export const RATE_SOURCE_LIST = '^[a-z]+( *, *[a-z]+)*$';
+/** 0 to 100, up to 4 decimals: a decimal string, compared exactly (src/rates/decimal.ts). */
+export const SPREAD_PERCENT = '^(0|[1-9][0-9]?|100)(\\.[0-9]{1,4})?$';
+
+/** The ECB publishes once a working day: its rates are allowed a day (contract §19), whatever the maximum age. */
+export const ECB_MAX_AGE_SECONDS = 86_400;
+
+export interface SourceEndpoint {
+  /** The base URL without credentials, so it can be named in a log line without leaking anything. */
+  readonly url: string;
+  /** `Basic …` when the configured URL carried a user and password (a proxy's), else undefined. */
+  readonly authorization: string | undefined;
+}
+
+export interface RateSettings {
+  /** In the operator's order: the first that answers prices, the next checks agreement. */
+  readonly sources: readonly SourceName[];
+  readonly maxAgeMs: number;
+  /** A decimal string, e.g. "1" or "0.5". */
+  readonly maxSpreadPercent: string;
+  /** The longest one source is waited for, and so the longest a lookup takes. */
+  readonly timeoutMs: number;
+  /** How long one answer (or one failure) of a source is reused before the source is asked again. */
+  readonly cacheMs: number;
+  readonly endpoints: Readonly<Record<SourceName, SourceEndpoint>>;
+}
+
+export class RateSettingsError extends Error {}
+
+export interface RawRateSettings {
+  sources: string;
+  maxAgeSeconds: number;
+  maxSpreadPercent: string;
+  timeoutMs: number;
+  cacheSeconds: number;
+  urls: Record<SourceName, string>;
+}
+
+export function rateSettings(raw: RawRateSettings): RateSettings {
+  const sources = raw.sources.split(',').map((s) => s.trim());
+  const unknown = sources.filter((s) => !(SOURCE_NAMES as readonly string[]).includes(s));
+  if (unknown.length > 0) {
+    throw new RateSettingsError(
+      `PAYDESK_RATE_SOURCES: unknown source ${unknown.map((s) => JSON.stringify(s.slice(0, 20))).join(', ')}; known: ${SOURCE_NAMES.join(', ')}`,
+    );
+  }
+  if (new Set(sources).size !== sources.length) {
+    throw new RateSettingsError('PAYDESK_RATE_SOURCES: a source is named twice');
+  }
+  if (Number(raw.maxSpreadPercent) > 100) {
+    throw new RateSettingsError('PAYDESK_RATE_MAX_SPREAD_PERCENT: must be between 0 and 100');
+  }
+  if (raw.cacheSeconds > raw.maxAgeSeconds) {
+    throw new RateSettingsError(
+      'PAYDESK_RATE_CACHE_SECONDS: must not exceed PAYDESK_RATE_MAX_AGE_SECONDS (a cached rate older than the maximum age is never used)',
+    );
+  }
+  return Object.freeze({
+    sources: Object.freeze(sources as SourceName[]),
+    maxAgeMs: raw.maxAgeSeconds * 1000,
+    maxSpreadPercent: raw.maxSpreadPercent,
+    timeoutMs: raw.timeoutMs,
+    cacheMs: raw.cacheSeconds * 1000,
+    endpoints: Object.freeze({
+      kraken: endpoint('PAYDESK_RATE_KRAKEN_URL', raw.urls.kraken),
+      coinbase: endpoint('PAYDESK_RATE_COINBASE_URL', raw.urls.coinbase),
+      ecb: endpoint('PAYDESK_RATE_ECB_URL', raw.urls.ecb),
+    }),
+  });
+}
+
+/**
+ * fetch refuses a URL with credentials in it, and such a URL must never reach a log: a proxy's user and
+ * password become an Authorization header, and the URL kept is the bare one.
+ */
+function endpoint(variable: string, value: string): SourceEndpoint {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RateSettingsError(`${variable}: not a URL`);
+  }
+  if (url.search || url.hash)
+    throw new RateSettingsError(`${variable}: a base URL takes no query or fragment`);
+  const authorization =
+    url.username || url.password
+      ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
+      : undefined;
+  url.username = '';
+  url.password = '';
+  return Object.freeze({ url: url.toString().replace(/\/+$/, ''), authorization });
+}
