@@ -107,10 +107,7 @@ export const ECB_DAILY = `<?xml version="1.0" encoding="UTF-8"?>
 </gesmes:Envelope>`;
 
 /** What the fixture server answers a path with; `hang` never answers (a silent host). */
-export type Reply =
-  | { status?: number; body: unknown; headers?: Record<string, string> }
-  | 'hang'
-  | 'reset';
+export type Reply = { status?: number; body: unknown; headers?: Record<string, string> } | 'hang' | 'reset';
 
 /**
  * A real HTTP server on 127.0.0.1 and an ephemeral port, answering each path (query included) as the

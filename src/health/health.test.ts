@@ -25,7 +25,19 @@ describe('with the database up', () => {
         success: true,
         message: expect.any(String),
         // With REDIS_URL (the PostgreSQL + Redis run), health also says whether Redis answers.
-        data: { status: 'ok', version, database: 'ok', ...(TEST_REDIS_URL ? { redis: 'ok' } : {}) },
+        data: {
+          status: 'ok',
+          version,
+          database: 'ok',
+          ...(TEST_REDIS_URL ? { redis: 'ok' } : {}),
+          // No invoice has needed a rate yet: no source has been asked.
+          rate_sources: ['kraken', 'coinbase', 'ecb'].map((source) => ({
+            source,
+            status: 'untried',
+            checked_at: null,
+            reason: null,
+          })),
+        },
         trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       });
     }

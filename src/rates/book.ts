@@ -22,6 +22,8 @@ export interface RateBook {
   health(): SourceHealth[];
   /** Requests sent to each source since the process started (cache hits are not calls). */
   calls(): Record<SourceName, number>;
+  /** Resolves when no source is being asked (a lookup does not wait for sources behind the first two fresh). */
+  settled(): Promise<void>;
 }
 
 export interface RateBookDeps {
@@ -154,5 +156,8 @@ export function createRateBook(deps: RateBookDeps): RateBook {
         };
       }),
     calls: () => ({ ...calls }),
+    async settled() {
+      await Promise.allSettled([...inFlight.values()]);
+    },
   };
 }

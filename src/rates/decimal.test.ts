@@ -57,21 +57,12 @@ describe('parseRate and formatDecimal', () => {
     );
   });
 
-  test.each([
-    '',
-    '0',
-    '0.000',
-    '-1',
-    '1e3',
-    ' 1',
-    '01.5',
-    '1.',
-    '.5',
-    'NaN',
-    '1.0000000000000000001',
-  ])('refuses %j', (s) => {
-    expect(parseRate(s)).toBeUndefined();
-  });
+  test.each(['', '0', '0.000', '-1', '1e3', ' 1', '01.5', '1.', '.5', 'NaN', '1.0000000000000000001'])(
+    'refuses %j',
+    (s) => {
+      expect(parseRate(s)).toBeUndefined();
+    },
+  );
 
   test('refuses what is not a string', () => {
     for (const v of [1, 0.5, null, undefined, {}, ['1']]) expect(parseRate(v)).toBeUndefined();

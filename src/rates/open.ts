@@ -13,6 +13,8 @@ export interface OpenRatesOptions {
   db: Kysely<Database>;
   /** Set: the shared cache is Redis, with PostgreSQL whenever Redis does not answer. */
   redisUrl?: string | undefined;
+  /** Keys under this prefix (tests sharing one Redis keep apart). */
+  redisPrefix?: string;
   log: FastifyBaseLogger;
   clock?: () => Date;
 }
@@ -32,7 +34,9 @@ export function openRates(o: OpenRatesOptions): { book: RateBook; close(): Promi
       })
     : undefined;
   redis?.on('error', () => {}); // each failed command is logged by the book; reconnects are ioredis's
-  const shared = redis ? orElse(redisQuotes(redis, o.settings.cacheMs), inDatabase) : inDatabase;
+  const shared = redis
+    ? orElse(redisQuotes(redis, o.settings.cacheMs, o.redisPrefix), inDatabase)
+    : inDatabase;
   const book = createRateBook({
     sources: rateSources(o.settings, clock),
     shared,
