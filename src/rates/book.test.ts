@@ -56,10 +56,10 @@ beforeEach(async () => {
 
 const backends = TEST_REDIS_URL ? (['database', 'redis'] as const) : (['database'] as const);
 
-function book(
+async function book(
   clock: () => Date,
   env: { sources?: string; maxAge?: number; spread?: string; redis?: boolean; prefix?: string } = {},
-): RateBook {
+): Promise<RateBook> {
   const settings = rateSettings({
     sources: env.sources ?? 'kraken,coinbase,ecb',
     maxAgeSeconds: env.maxAge ?? 300,
@@ -77,6 +77,7 @@ function book(
     clock,
   });
   opened.push(rates);
+  await rates.ready();
   return rates.book;
 }
 
@@ -91,9 +92,9 @@ async function unavailable(lookup: Promise<unknown>) {
 
 describe('the pricing rule (contract §19)', () => {
   test('the first source in the order prices; the next fresh answer agreed', async () => {
-    const rate = await book(manualClock(START)).lookup(USDT_EUR);
+    const rate = await (await book(manualClock(START))).lookup(USDT_EUR);
     expect(rate).toMatchObject({ source: 'kraken', pair: 'USDT/EUR', value: '0.93' });
-    const reordered = await book(manualClock(START), { sources: 'ecb,coinbase' }).lookup(USDT_EUR);
+    const reordered = await (await book(manualClock(START), { sources: 'ecb,coinbase' })).lookup(USDT_EUR);
     expect(reordered).toMatchObject({ source: 'ecb', pair: 'USD/EUR', value: '0.934142923867' });
   });
 
@@ -104,7 +105,7 @@ describe('the pricing rule (contract §19)', () => {
       { body: { error: ['EService:Unavailable'] } },
     ]) {
       server.answer(KRAKEN_USDTEUR, reply);
-      const rate = await book(manualClock(START)).lookup(USDT_EUR);
+      const rate = await (await book(manualClock(START))).lookup(USDT_EUR);
       expect(rate).toMatchObject({ source: 'coinbase', value: '0.931' });
     }
   });
@@ -112,16 +113,16 @@ describe('the pricing rule (contract §19)', () => {
   test('one fresh answer alone prices when every other source fails', async () => {
     server.answer(KRAKEN_USDTEUR, { status: 503, body: 'x' });
     server.answer(COINBASE_USDTEUR, { status: 503, body: 'x' });
-    const rate = await book(manualClock(START)).lookup(USDT_EUR);
+    const rate = await (await book(manualClock(START))).lookup(USDT_EUR);
     expect(rate).toMatchObject({ source: 'ecb' });
   });
 
   test('a second fresh answer beyond the spread: no rate at all, a 503 with Retry-After', async () => {
     server.answer(COINBASE_USDTEUR, { body: coinbaseSpot('USDT', 'EUR', '0.9394') }); // 1.01 % above 0.93
-    const err = await unavailable(book(manualClock(START)).lookup(USDT_EUR));
+    const err = await unavailable((await book(manualClock(START))).lookup(USDT_EUR));
     expect(err.why).toBe('sources_disagree');
     // Within a wider spread the same answers price.
-    expect(await book(manualClock(START), { spread: '1.5' }).lookup(USDT_EUR)).toMatchObject({
+    expect(await (await book(manualClock(START), { spread: '1.5' })).lookup(USDT_EUR)).toMatchObject({
       source: 'kraken',
     });
   });
@@ -133,22 +134,22 @@ describe('the pricing rule (contract §19)', () => {
       headers: { date: new Date(START.getTime() - 301_000).toUTCString() },
     });
     // Coinbase's answer is 301 s old: not fresh, so the ECB checks kraken and agrees.
-    expect(await book(clock).lookup(USDT_EUR)).toMatchObject({ source: 'kraken', value: '0.93' });
+    expect(await (await book(clock)).lookup(USDT_EUR)).toMatchObject({ source: 'kraken', value: '0.93' });
   });
 
   test('no fresh rate: every source failing, or only the ECB answering a day and more later', async () => {
     server.answer(KRAKEN_USDTEUR, { status: 500, body: 'x' });
     server.answer(COINBASE_USDTEUR, { body: { error: 'bad' } });
     const dayLater = manualClock(new Date('2024-06-29T12:16:00Z'));
-    const stale = await unavailable(book(dayLater).lookup(USDT_EUR));
+    const stale = await unavailable((await book(dayLater)).lookup(USDT_EUR));
     expect(stale.why).toBe('no_fresh_rate');
     // The ECB is allowed a day: a minute inside it, its rate prices.
-    expect(await book(manualClock(new Date('2024-06-29T12:14:00Z'))).lookup(USDT_EUR)).toMatchObject({
+    expect(await (await book(manualClock(new Date('2024-06-29T12:14:00Z')))).lookup(USDT_EUR)).toMatchObject({
       source: 'ecb',
     });
     server.answer(ECB_PATH, { status: 404, body: 'gone' });
     await handle.db.deleteFrom('rate_quotes').execute(); // the clock went back: forget the answers kept above
-    const err = await unavailable(book(manualClock(START)).lookup(USDT_EUR));
+    const err = await unavailable((await book(manualClock(START))).lookup(USDT_EUR));
     // What the HTTP layer renders: INTERNAL_SERVER_ERROR, 503, Retry-After, nothing about the sources.
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', statusCode: 503, details: {} });
@@ -159,14 +160,14 @@ describe('the pricing rule (contract §19)', () => {
   test('sources that never answer cost one timeout in all, not one each', async () => {
     for (const path of [KRAKEN_USDTEUR, COINBASE_USDTEUR, ECB_PATH]) server.answer(path, 'hang');
     const started = Date.now();
-    await unavailable(book(manualClock(START)).lookup(USDT_EUR));
+    await unavailable((await book(manualClock(START))).lookup(USDT_EUR));
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
   });
 
   test('a slow first source is waited for (it has precedence), bounded by its timeout', async () => {
     server.answer(KRAKEN_USDTEUR, 'hang');
     const started = Date.now();
-    expect(await book(manualClock(START)).lookup(USDT_EUR)).toMatchObject({ source: 'coinbase' });
+    expect(await (await book(manualClock(START))).lookup(USDT_EUR)).toMatchObject({ source: 'coinbase' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
   });
@@ -181,7 +182,7 @@ describe.each(backends)('the cache, shared through %s', (backend) => {
 
   test('a burst asks each source once; the interval over, once more', async () => {
     const clock = manualClock(START);
-    const b = book(clock, { redis, prefix });
+    const b = await book(clock, { redis, prefix });
     const rates = await Promise.all(Array.from({ length: 25 }, () => b.lookup(USDT_EUR)));
     expect(new Set(rates.map((r) => r.value))).toEqual(new Set(['0.93']));
     await b.settled();
@@ -198,11 +199,11 @@ describe.each(backends)('the cache, shared through %s', (backend) => {
 
   test('another instance takes the shared answers and asks no source', async () => {
     const clock = manualClock(START);
-    const first = book(clock, { redis, prefix });
+    const first = await book(clock, { redis, prefix });
     await first.lookup(USDT_EUR);
     await first.settled();
     clock.advance(2_000);
-    const other = book(clock, { redis, prefix });
+    const other = await book(clock, { redis, prefix });
     expect(await other.lookup(USDT_EUR)).toMatchObject({ source: 'kraken', value: '0.93' });
     expect(other.calls()).toEqual({ kraken: 0, coinbase: 0, ecb: 0 });
     expect(server.count(KRAKEN_USDTEUR)).toBe(1);
@@ -215,11 +216,11 @@ describe.each(backends)('the cache, shared through %s', (backend) => {
       body: krakenTicker('USDTEUR', '0.92995', '0.93005'),
       headers: { date: new Date(START.getTime() - 298_000).toUTCString() },
     });
-    const first = book(clock, { redis, prefix });
+    const first = await book(clock, { redis, prefix });
     expect(await first.lookup(USDT_EUR)).toMatchObject({ source: 'kraken' });
     await first.settled();
     clock.advance(5_000);
-    const other = book(clock, { redis, prefix });
+    const other = await book(clock, { redis, prefix });
     expect(await other.lookup(USDT_EUR)).toMatchObject({ source: 'coinbase' });
     expect(other.calls()).toEqual({ kraken: 0, coinbase: 0, ecb: 0 });
   });
@@ -229,7 +230,7 @@ describe('health', () => {
   test('the last outcome of each source, without asking any', async () => {
     server.answer(KRAKEN_USDTEUR, { status: 502, body: 'x' });
     const clock = manualClock(START);
-    const b = book(clock, { sources: 'kraken,coinbase,ecb' });
+    const b = await book(clock, { sources: 'kraken,coinbase,ecb' });
     expect(b.health().map((h) => h.status)).toEqual(['untried', 'untried', 'untried']);
     await b.lookup(USDT_EUR);
     await b.settled();

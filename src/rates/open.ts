@@ -20,7 +20,12 @@ export interface OpenRatesOptions {
 }
 
 /** The rate book of one instance, with its shared cache; `close` ends its Redis connection. */
-export function openRates(o: OpenRatesOptions): { book: RateBook; close(): Promise<void> } {
+export function openRates(o: OpenRatesOptions): {
+  book: RateBook;
+  /** Resolves once Redis answers (at once without Redis); until then the database is the shared cache. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+} {
   const clock = o.clock ?? (() => new Date());
   const inDatabase = postgresQuotes(o.db);
   const redis = o.redisUrl
@@ -48,6 +53,9 @@ export function openRates(o: OpenRatesOptions): { book: RateBook; close(): Promi
   });
   return {
     book,
+    async ready() {
+      if (redis && redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    },
     async close() {
       redis?.disconnect();
     },
