@@ -56,7 +56,8 @@ test('projects, invoices and payments of before come through the upgrade unchang
       insert into payments (invoice_id, tx_hash, network, amount, status, seen_at)
       values ('inv_evm', '0xabc', 'polygon', 4, 'pending', now())`.execute(db);
 
-    expect(await migrate(db)).toEqual(['0010_payment_methods']);
+    // 0010 first; later migrations (0011_rates …) follow it and change nothing this test reads.
+    expect((await migrate(db))[0]).toBe('0010_payment_methods');
     await fileLegacyXpubs(db, loadNetworks({}));
 
     const projects = await db
