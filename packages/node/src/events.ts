@@ -1,9 +1,13 @@
 import type { Invoice, InvoiceStatus } from './types.js';
 
-/** A payment seen on the chain (or simulated on sandbox). */
+/** The payment an `invoice.payment_detected` or `invoice.payment_unaccepted` event is about. */
 export interface InvoicePayment {
   tx_hash: string;
-  /** Decimal string. */
+  /** The network it was made on (`tron`, `polygon`, … or `sandbox`). */
+  network: string;
+  /** The token it was made in: `USDT` or `USDC`. */
+  currency: string;
+  /** Decimal string, in the token. */
   amount: string;
   confirmed: boolean;
 }
@@ -28,6 +32,15 @@ export type InvoicePaymentDetectedEvent = EventOf<
   'invoice.payment_detected',
   InvoiceEventData & { payment: InvoicePayment }
 >;
+/**
+ * A known token on a watched network reached the invoice's address, but the invoice does not accept
+ * it (USDC on a USDT invoice, or a network the project does not take): recorded in `payments` with
+ * status `unaccepted`, never credited. Tell the customer, or return it from your wallet.
+ */
+export type InvoicePaymentUnacceptedEvent = EventOf<
+  'invoice.payment_unaccepted',
+  InvoiceEventData & { payment: InvoicePayment }
+>;
 /** The one to fulfil an order on. */
 export type InvoicePaidEvent = EventOf<'invoice.paid', InvoiceEventData>;
 export type InvoiceExpiredEvent = EventOf<'invoice.expired', InvoiceEventData>;
@@ -39,6 +52,7 @@ export type WebhookTestEvent = EventOf<'webhook.test', { endpoint_id: string; me
 export type WebhookEvent =
   | InvoiceCreatedEvent
   | InvoicePaymentDetectedEvent
+  | InvoicePaymentUnacceptedEvent
   | InvoicePaidEvent
   | InvoiceExpiredEvent
   | InvoiceFailedEvent

@@ -26,6 +26,7 @@ export type {
   InvoicePaidEvent,
   InvoicePayment,
   InvoicePaymentDetectedEvent,
+  InvoicePaymentUnacceptedEvent,
   WebhookEvent,
   WebhookEventType,
   WebhookTestEvent,
@@ -38,9 +39,11 @@ export type {
   InvoiceCreateParams,
   InvoiceListParams,
   InvoicePage,
+  InvoicePaymentMethod,
   InvoiceStatus,
   Me,
   Pagination,
+  Payment,
   RequestOptions,
 } from './types.js';
 export { VERSION } from './version.js';

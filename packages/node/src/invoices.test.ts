@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { admin } from '../../../test/app.js';
+import { admin, createMerchant } from '../../../test/app.js';
 import { type Server, startServer } from '../test/server.js';
-import type { Invoice } from './index.js';
+import {
+  type Invoice,
+  type InvoicePaymentMethod,
+  Paydesk,
+  PaydeskValidationError,
+  type Payment,
+} from './index.js';
 
 let s: Server;
 beforeAll(async () => {
@@ -113,5 +119,52 @@ describe('invoices.list()', () => {
     expect(onlyPaid.data.map((i) => i.id)).toEqual([paid.id]);
     const both = await client.invoices.list({ order_id: 'list-status', status: ['pending', 'paid'] });
     expect(both.data.map((i) => i.id)).toEqual([open.id, paid.id]);
+  });
+});
+
+describe('invoices of several payment methods', () => {
+  test('offer every method until paid; a payment in each token; network on create offers one network', async () => {
+    const shop = await createMerchant(s.app, {
+      currency: 'USD',
+      payment_methods: [
+        { network: 'sandbox', currency: 'USDT' },
+        { network: 'sandbox', currency: 'USDC' },
+      ],
+    });
+    const paydesk = new Paydesk(shop.secret, { baseUrl: s.baseUrl });
+    const me = await paydesk.me();
+    expect(me.project).toMatchObject({
+      currency: 'USD',
+      payment_methods: [{ currency: 'USDT' }, { currency: 'USDC' }],
+    });
+
+    const invoice = await paydesk.invoices.create({ amount: '10.00' });
+    // Several methods: no network or address until the first payment says which one was used.
+    expect(invoice).toMatchObject({ currency: 'USD', network: null, pay_address: null });
+    const methods: InvoicePaymentMethod[] = invoice.payment_methods;
+    expect(methods.map((m) => [m.network, m.currency, m.amount_due])).toEqual([
+      ['sandbox', 'USDT', '10.000000'],
+      ['sandbox', 'USDC', '10.000000'],
+    ]);
+
+    const pay = `/v1/admin/invoices/${invoice.id}/simulate-payment`;
+    await admin(s.app, 'POST', pay, { amount: '4.00', currency: 'USDT', tx_hash: '0xusdt' });
+    const part = await paydesk.invoices.retrieve(invoice.id);
+    expect(part).toMatchObject({ status: 'pending', network: 'sandbox', amount_paid: '4.00' });
+    expect(part.payment_methods.map((m) => m.amount_due)).toEqual(['6.000000', '6.000000']);
+    await admin(s.app, 'POST', pay, { currency: 'USDC', tx_hash: '0xusdc' });
+    const paid = await paydesk.invoices.retrieve(invoice.id);
+    const payments: Payment[] = paid.payments;
+    expect(paid).toMatchObject({ status: 'paid', amount_paid: '10.00' });
+    expect(payments.map((p) => [p.currency, p.amount, p.status])).toEqual([
+      ['USDT', '4.00', 'confirmed'],
+      ['USDC', '6.00', 'confirmed'],
+    ]);
+
+    const one = await paydesk.invoices.create({ amount: '1.00', network: 'sandbox' });
+    expect(one.payment_methods).toHaveLength(2);
+    const refused = await paydesk.invoices.create({ amount: '1.00', network: 'tron' }).catch((e) => e);
+    expect(refused).toBeInstanceOf(PaydeskValidationError);
+    expect(refused.errors).toEqual([expect.objectContaining({ field: 'network', rule: 'not_accepted' })]);
   });
 });

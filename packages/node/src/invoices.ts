@@ -22,8 +22,9 @@ export class Invoices {
   }
 
   /**
-   * Creates an invoice in the project's currency and network. Safe to retry: every attempt of one
-   * call carries one idempotency key (yours, or one generated for the call).
+   * Creates an invoice in the project's currency, payable with every method the project accepts (or
+   * only `network`'s, when given). Safe to retry: every attempt of one call carries one idempotency
+   * key (yours, or one generated for the call).
    */
   async create(params: InvoiceCreateParams, options: CreateOptions = {}): Promise<Invoice> {
     const { idempotencyKey, ...requestOptions } = options;

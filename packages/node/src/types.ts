@@ -4,7 +4,20 @@ import type * as api from './generated/openapi.js';
 export type Invoice = api.Invoice;
 export type InvoiceStatus = Invoice['status'];
 
-/** What `invoices.create()` takes: `amount` as a decimal string ("10.50"), never a number. */
+/**
+ * One way to pay an invoice (contract §15): a token on a network, the address to send it to, and
+ * what is still due in it. An invoice offers every method its project accepts, or only those of the
+ * `network` it was created with.
+ */
+export type InvoicePaymentMethod = Invoice['payment_methods'][number];
+
+/** A payment an invoice has seen, on whichever network and token; `unaccepted` ones are never credited. */
+export type Payment = Invoice['payments'][number];
+
+/**
+ * What `invoices.create()` takes: `amount` as a decimal string ("10.50"), never a number; `network`
+ * to offer only that network's methods.
+ */
 export type InvoiceCreateParams = api.CreateInvoiceBody;
 
 /** Filters and paging of `invoices.list()`; `status` may be one status or several. */

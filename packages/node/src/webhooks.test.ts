@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { observeOne } from '../../../src/invoices/observe.js';
+import { money } from '../../../src/money/money.js';
 import { admin, manualClock } from '../../../test/app.js';
 import { addEndpoint, DELIVERY_JOB, type Receiver, startReceiver } from '../../../test/webhooks.js';
 import { type Server, startServer } from '../test/server.js';
@@ -67,7 +69,13 @@ describe('a real delivery', () => {
     const [created, detected, paid] = events;
     expect(created?.type === 'invoice.created' && created.data.previous_status).toBeNull();
     if (detected?.type !== 'invoice.payment_detected') throw new Error('expected payment_detected');
-    expect(detected.data.payment).toEqual({ tx_hash: '0xseen', amount: '10.00', confirmed: false });
+    expect(detected.data.payment).toEqual({
+      tx_hash: '0xseen',
+      network: 'sandbox',
+      currency: 'USDT',
+      amount: '10.00',
+      confirmed: false,
+    });
     if (paid?.type !== 'invoice.paid') throw new Error('expected invoice.paid');
     expect(paid.data.previous_status).toBe('pending');
     expect(paid.data.invoice).toMatchObject({ status: 'paid', amount_paid: '10.00', tx_hash: '0xseen' });
@@ -134,6 +142,52 @@ describe('a real delivery', () => {
     const error = failure(() => webhooks.verify(r.body, rest, secret));
     expect(error.reason).toBe('missing_header');
     expect(error.message).toMatch(new RegExp(`^The ${name} header is missing`));
+  });
+});
+
+describe('a payment in a token the invoice does not accept', () => {
+  test('arrives as a typed invoice.payment_unaccepted with the payment’s network and token', async () => {
+    const { s, receiver, secret } = await deliveringServer();
+    try {
+      const invoice = await s.client().invoices.create({ amount: '10.00' });
+      // What a chain watcher reports for USDC on Polygon reaching a USDT-on-sandbox invoice's address.
+      await observeOne(
+        s.app.db,
+        invoice.id,
+        {
+          kind: 'payment',
+          txHash: '0xelsewhere',
+          network: 'polygon',
+          currency: 'USDC',
+          amount: money('10.00'),
+          confirmed: true,
+          accepted: false,
+        },
+        { now: new Date(), publicBaseUrl: s.app.config.publicBaseUrl },
+      );
+      const [, delivery] = await receiver.waitFor(2);
+      if (!delivery) throw new Error('no delivery');
+      const event = webhooks.verify(delivery.body, delivery.headers, secret);
+      if (event.type !== 'invoice.payment_unaccepted') throw new Error(`got ${event.type}`);
+      expect(event.data.payment).toEqual({
+        tx_hash: '0xelsewhere',
+        network: 'polygon',
+        currency: 'USDC',
+        amount: '10.00',
+        confirmed: false,
+      });
+      expect(event.data.invoice).toMatchObject({
+        status: 'pending',
+        amount_paid: '0.00',
+        network: 'sandbox',
+      });
+      expect(event.data.invoice.payments).toEqual([
+        expect.objectContaining({ network: 'polygon', currency: 'USDC', status: 'unaccepted' }),
+      ]);
+    } finally {
+      await receiver.close();
+      await s.close();
+    }
   });
 });
 

@@ -39,8 +39,10 @@ export interface Invoice {
   status: 'pending' | 'paid' | 'expired' | 'failed';
   /** Decimal string with exactly two decimals */
   amount: string;
+  /** What `amount` is in: USD, USDT or USDC */
   currency: string;
-  network: string;
+  /** The network of the one payment method; with several, null until the first payment, then its network */
+  network: string | null;
   /** Present only when one was given at creation */
   order_id?: string;
   metadata: Record<string, string>;
@@ -50,8 +52,30 @@ export interface Invoice {
   redirect_url: string | null;
   /** Where "Cancel and return" goes; null when not given */
   cancel_url: string | null;
-  /** Where the payer sends funds; unique to the invoice */
-  pay_address: string;
+  /** Where the payer sends funds (unique to the invoice); with several methods, null until the first payment, then its address */
+  pay_address: string | null;
+  /** Every way to pay this invoice (contract §15) */
+  payment_methods: {
+    network: string;
+    /** The token */
+    currency: string;
+    /** Where to send it; one address serves every EVM network */
+    pay_address: string;
+    /** What is still due in this token, with the token's decimals (at most 6) */
+    amount_due: string;
+  }[];
+  /** Every payment seen, in the order seen */
+  payments: {
+    network: string;
+    currency: string;
+    tx_hash: string;
+    /** In the token, as a decimal string */
+    amount: string;
+    /** `detected` (still confirming), `confirmed`, `reversed` (dropped by the chain) or `unaccepted` (a token or network this invoice does not accept: never credited) */
+    status: 'detected' | 'confirmed' | 'reversed' | 'unaccepted';
+    /** RFC 3339, UTC, milliseconds */
+    created_at: string;
+  }[];
   /** Sum of confirmed payments, a decimal string ("0.00" at first) */
   amount_paid: string;
   /** True when paid within 24 h after expiry */
@@ -90,10 +114,22 @@ export interface GetMeResponse {
       id: string;
       name: string;
       status: 'active' | 'inactive';
+      /** The invoice currency: USD, USDT or USDC */
       currency: string;
+      /** The first payment method's network */
       network: string;
-      /** The extended public key deposit addresses come from */
+      /** Every way invoices may be paid, in the payment page's order */
+      payment_methods: {
+        network: string;
+        currency: string;
+      }[];
+      /** The extended public key deposit addresses come from, when there is only one */
       xpub: string | null;
+      /** The key EVM deposit addresses come from */
+      evm_xpub: string | null;
+      /** The key TRON deposit addresses come from */
+      tron_xpub: string | null;
+      underpayment_tolerance_percent: number;
       invoice_ttl_seconds: number;
       /** RFC 3339, UTC, milliseconds */
       created_at: string;
@@ -147,6 +183,8 @@ export interface CreateInvoiceBody {
   redirect_url?: string | null;
   /** Where the waiting view's "Cancel and return" goes: an absolute https:// URL (http:// to localhost only when PAYDESK_WEBHOOK_ALLOW_PRIVATE=true), at most 2,000 characters */
   cancel_url?: string | null;
+  /** Offer only this network's payment methods (one the project accepts; rule `not_accepted` otherwise) */
+  network?: string | null;
 }
 
 /** POST /v1/merchant/invoices: Create an invoice */
