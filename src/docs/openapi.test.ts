@@ -11,7 +11,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/app.js';
-import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 import { inviteAndAccept, signIn } from '../../test/dashboard.js';
 
 type Json = Record<string, any>;
@@ -398,6 +398,60 @@ describe('real responses match the document', () => {
     await call(t.app, 'adminSimulateReversal', 422, { auth: adminAuth, params, body: {} });
     const paid = await call(t.app, 'adminSimulatePayment', 200, { auth: adminAuth, params, body: {} });
     expect(paid.json().data.status).toBe('paid');
+  });
+
+  test('payment methods: a project of several, its invoices before and after payments in two tokens', async () => {
+    const methods = [
+      { network: 'sandbox', currency: 'USDT' },
+      { network: 'sandbox', currency: 'USDC' },
+      { network: 'tron', currency: 'USDT' },
+      { network: 'polygon', currency: 'USDC' },
+    ];
+    const body = {
+      account_id: m.accountId,
+      name: 'Multi',
+      currency: 'USD',
+      payment_methods: methods,
+      evm_xpub: TEST_XPUB,
+      tron_xpub: TRON_TEST_XPUB,
+      underpayment_tolerance_percent: 1.5,
+    };
+    const project = (await call(t.app, 'adminCreateProject', 201, { auth: adminAuth, body })).json().data;
+    expect(project).toMatchObject({
+      network: 'sandbox',
+      payment_methods: methods,
+      underpayment_tolerance_percent: 1.5,
+    });
+    const params = { id: project.id };
+    const change = { payment_methods: [...methods, { network: 'base', currency: 'USDC' }] };
+    await call(t.app, 'adminUpdateProject', 200, { auth: adminAuth, params, body: change });
+    for (const bad of [
+      { payment_methods: [{ network: 'tron', currency: 'USDC' }] },
+      { evm_xpub: 'xpub-nope' },
+    ]) {
+      await call(t.app, 'adminUpdateProject', 422, { auth: adminAuth, params, body: bad });
+    }
+    const key = await admin(t.app, 'POST', `/v1/admin/projects/${project.id}/api-keys`, {});
+    const auth = { authorization: `Bearer ${key.secret}` };
+    await call(t.app, 'getMe', 200, { auth });
+
+    const created = await call(t.app, 'createInvoice', 201, { auth, body: { amount: '10.00' } });
+    const invoice = created.json().data;
+    expect(invoice).toMatchObject({ network: null, pay_address: null, payments: [] });
+    expect(invoice.payment_methods).toHaveLength(5);
+    const onTron = await call(t.app, 'createInvoice', 201, {
+      auth,
+      body: { amount: '1.00', network: 'tron' },
+    });
+    expect(onTron.json().data).toMatchObject({ network: 'tron', payment_methods: [{ network: 'tron' }] });
+    await call(t.app, 'createInvoice', 422, { auth, body: { amount: '1.00', network: 'ethereum' } });
+
+    const pay = { auth: adminAuth, params: { id: invoice.id } };
+    await call(t.app, 'adminSimulatePayment', 200, { ...pay, body: { amount: '4.00', currency: 'USDT' } });
+    const paid = await call(t.app, 'adminSimulatePayment', 200, { ...pay, body: { currency: 'USDC' } });
+    expect(paid.json().data).toMatchObject({ status: 'paid', network: 'sandbox', amount_paid: '10.00' });
+    await call(t.app, 'getInvoice', 200, { auth, params: { invoice: invoice.id } });
+    await call(t.app, 'listInvoices', 200, { auth });
   });
 
   test('deposit address previews', async () => {

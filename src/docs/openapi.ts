@@ -11,6 +11,8 @@ export function openApiOptions(config: Config): SwaggerOptions {
         version: config.version,
         description:
           'Create crypto payment invoices from your backend, list them and fetch one. ' +
+          'An invoice offers every payment method its project accepts (a token on a network: `payment_methods`, ' +
+          'each with its address and the amount still due) and lists every payment seen (`payments`). ' +
           'Every response is a JSON envelope with a trace_id. Fulfil an order only when its invoice is `paid`.',
         license: { name: 'MIT', identifier: 'MIT' },
         contact: { name: 'Paydesk' },
