@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Paydesk } from '@paydesk/node';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   callPaydesk,
@@ -116,6 +118,90 @@ describe('the example shop against Paydesk', () => {
 
     await admin('POST', `/v1/admin/invoices/${invoiceId}/simulate-payment`, { tx_hash: '0xshop' });
     await eventually(async () => (await orderPage(orderId)).includes('Status: <strong>Paid</strong>'));
+  });
+
+  test('a project of several payment methods: the order lists them, and the mug is paid in two tokens', async () => {
+    const { project } = await new Paydesk(secret, { baseUrl: paydesk.baseUrl }).me();
+    const settings = `/v1/admin/projects/${project.id}`;
+    await admin('PATCH', settings, {
+      currency: 'USD',
+      payment_methods: [
+        { network: 'sandbox', currency: 'USDT' },
+        { network: 'sandbox', currency: 'USDC' },
+      ],
+    });
+    try {
+      expect(await (await fetch(shop.url)).text()).toContain('12.50 USD</p>');
+      const checkout = await fetch(`${shop.url}/orders`, { method: 'POST', redirect: 'manual' });
+      const invoiceId = (checkout.headers.get('location') ?? '').split('/').pop() ?? '';
+      const invoice = await new Paydesk(secret, { baseUrl: paydesk.baseUrl }).invoices.retrieve(invoiceId);
+      expect(invoice).toMatchObject({ currency: 'USD', network: null, pay_address: null });
+      const orderId = invoice.order_id ?? '';
+      expect(await orderPage(orderId)).toContain('(USDT on sandbox, USDC on sandbox)');
+
+      const pay = `/v1/admin/invoices/${invoiceId}/simulate-payment`;
+      await admin('POST', pay, { amount: '5.00', currency: 'USDT', tx_hash: '0xpart-usdt' });
+      await admin('POST', pay, { currency: 'USDC', tx_hash: '0xrest-usdc' });
+      await eventually(async () =>
+        (await orderPage(orderId)).includes('Paid with 5.00 USDT on sandbox and 7.50 USDC on sandbox'),
+      );
+    } finally {
+      await admin('PATCH', settings, { currency: 'USDT', network: 'sandbox' });
+    }
+  });
+
+  test('a payment the invoice cannot take is shown on the order, once, however often it is delivered', async () => {
+    // A shop of its own, with a signing secret this test holds: Paydesk's sandbox cannot send a token
+    // an invoice does not accept (a chain watcher reports those), so the test signs the event itself.
+    const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
+    const own = await startShop({
+      PAYDESK_SECRET_KEY: secret,
+      PAYDESK_URL: paydesk.baseUrl,
+      PAYDESK_WEBHOOK_SECRET: webhookSecret,
+    });
+    const checkout = await fetch(`${own.url}/orders`, { method: 'POST', redirect: 'manual' });
+    const invoiceId = (checkout.headers.get('location') ?? '').split('/').pop() ?? '';
+    const invoice = await new Paydesk(secret, { baseUrl: paydesk.baseUrl }).invoices.retrieve(invoiceId);
+    const payment = {
+      tx_hash: '0xelsewhere',
+      network: 'polygon',
+      currency: 'USDC',
+      amount: '12.50',
+      confirmed: false,
+    };
+    const { confirmed: _, ...recorded } = payment;
+    const event = {
+      id: 'evt_unaccepted',
+      type: 'invoice.payment_unaccepted',
+      created_at: new Date().toISOString(),
+      data: {
+        invoice: {
+          ...invoice,
+          payments: [{ ...recorded, status: 'unaccepted', created_at: new Date().toISOString() }],
+        },
+        previous_status: 'pending',
+        payment,
+      },
+    };
+    const body = JSON.stringify(event);
+    const at = new Date();
+    const signature = new Webhook(webhookSecret.slice('whsec_'.length)).sign(event.id, at, body);
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${own.url}/webhooks/paydesk`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': event.id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body,
+      });
+      expect(res.status).toBe(200);
+    }
+    const order = await (await fetch(`${own.url}/orders/${invoice.order_id}`)).text();
+    expect(order.match(/We cannot take 12\.50 USDC on polygon/g)).toHaveLength(1);
+    expect(order).toContain('Status: <strong>Awaiting payment</strong>');
   });
 
   test('a webhook without Paydesk’s signature is refused and changes nothing', async () => {

@@ -6,9 +6,16 @@ interface Order {
   id: string;
   product: string;
   amount: string;
+  currency?: string;
   invoiceId?: string;
   paymentUrl?: string;
+  /** "USDT on tron": every way the invoice can be paid (the payer picks one on the payment page). */
+  methods?: string[];
   status: 'awaiting payment' | 'paid';
+  /** What arrived: "4.00 USDT on tron", one per payment. */
+  paidWith?: string[];
+  /** Payments the invoice could not take (another token or network), by transaction: never counted. */
+  unaccepted: Map<string, string>;
 }
 
 const PRODUCT = { name: 'Paydesk mug', amount: '12.50' };
@@ -22,14 +29,16 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string, shopUrl: stri
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  app.get('/', async (_req, reply) =>
-    page(
+  // Prices are in the project's invoice currency (USD is paid in USDT or USDC at par).
+  app.get('/', async (_req, reply) => {
+    const { project } = await paydesk.me();
+    return page(
       reply,
       PRODUCT.name,
-      `<p>${PRODUCT.amount} USDT</p>
+      `<p>${PRODUCT.amount} ${project.currency}</p>
       <form method="post" action="/orders"><button>Pay with crypto</button></form>`,
-    ),
-  );
+    );
+  });
 
   // Create the order, then its invoice, and send the customer to Paydesk's payment page.
   app.post('/orders', async (_req, reply) => {
@@ -38,6 +47,7 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string, shopUrl: stri
       product: PRODUCT.name,
       amount: PRODUCT.amount,
       status: 'awaiting payment',
+      unaccepted: new Map(),
     };
     orders.set(order.id, order);
     const invoice = await paydesk.invoices.create(
@@ -52,19 +62,32 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string, shopUrl: stri
       // One invoice per order, however often this request is retried.
       { idempotencyKey: `order-${order.id}` },
     );
-    Object.assign(order, { invoiceId: invoice.id, paymentUrl: invoice.payment_url });
+    // An invoice of several methods has no single network or address (both null until paid): list them.
+    const methods = invoice.payment_methods.map((m) => `${m.currency} on ${m.network}`);
+    Object.assign(order, {
+      invoiceId: invoice.id,
+      paymentUrl: invoice.payment_url,
+      currency: invoice.currency,
+      methods,
+    });
     return reply.redirect(invoice.payment_url, 303);
   });
 
   app.get<{ Params: { id: string } }>('/orders/:id', async (req, reply) => {
     const order = orders.get(req.params.id);
     if (!order) return reply.code(404).send('No such order');
-    const pay = order.status === 'paid' ? '' : `<p><a href="${order.paymentUrl}">Pay with crypto</a></p>`;
+    const pay =
+      order.status === 'paid'
+        ? `<p>Paid with ${order.paidWith?.join(' and ')}</p>`
+        : `<p><a href="${order.paymentUrl}">Pay with crypto</a> (${order.methods?.join(', ')})</p>`;
+    const returns = [...order.unaccepted.values()].map(
+      (p) => `<p>We cannot take ${p}: contact us to get it back.</p>`,
+    );
     return page(
       reply,
       `Order ${order.id}`,
-      `<p>${order.product}, ${order.amount} USDT</p>
-      <p>Status: <strong>${order.status === 'paid' ? 'Paid' : 'Awaiting payment'}</strong></p>${pay}`,
+      `<p>${order.product}, ${order.amount} ${order.currency}</p>
+      <p>Status: <strong>${order.status === 'paid' ? 'Paid' : 'Awaiting payment'}</strong></p>${pay}${returns.join('')}`,
     );
   });
 
@@ -80,10 +103,21 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string, shopUrl: stri
       } catch (err) {
         return reply.code(400).send({ error: (err as Error).message });
       }
-      // Fulfil only on invoice.paid, and only for the invoice this order was sent to.
+      if (event.type === 'webhook.test') return { received: true };
+      const order = orders.get(event.data.invoice.order_id ?? '');
+      // Only events of the invoice this order was sent to.
+      if (order?.invoiceId !== event.data.invoice.id) return { received: true };
+      // Fulfil only on invoice.paid. The payer may have paid in parts, on different networks.
       if (event.type === 'invoice.paid') {
-        const order = orders.get(event.data.invoice.order_id ?? '');
-        if (order?.invoiceId === event.data.invoice.id) order.status = 'paid';
+        order.status = 'paid';
+        order.paidWith = event.data.invoice.payments
+          .filter((p) => p.status === 'confirmed')
+          .map((p) => `${p.amount} ${p.currency} on ${p.network}`);
+      }
+      // A token or network the invoice does not take: never counted; the customer should hear of it.
+      if (event.type === 'invoice.payment_unaccepted') {
+        const p = event.data.payment;
+        order.unaccepted.set(`${p.tx_hash}:${p.currency}`, `${p.amount} ${p.currency} on ${p.network}`);
       }
       return { received: true };
     });
