@@ -83,13 +83,17 @@ export function invoicePayments(db: Kysely<Database>, invoiceId: string) {
     .execute();
 }
 
+/**
+ * An invoice's events in the order they were written: the events of one change share its time
+ * (invoice.payment_detected, then invoice.paid), so their sequence (migration 0009) orders them.
+ */
 export function invoiceEvents(db: Kysely<Database>, invoiceId: string) {
   return db
     .selectFrom('events')
     .select(['id', 'type', 'created_at'])
     .where('invoice_id', '=', invoiceId)
     .orderBy('created_at')
-    .orderBy('id')
+    .orderBy(sql`seq`)
     .execute();
 }
 
