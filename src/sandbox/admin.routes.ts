@@ -40,7 +40,8 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
             tx_hash: Type.Optional(TxHash),
             currency: Type.Optional(
               StringEnum(CURRENCIES, {
-                description: "The sandbox token paid; default: the invoice's first sandbox method's",
+                description:
+                  "The sandbox token paid; default: the invoice's first sandbox method's. A token the invoice does not accept is recorded as an `unaccepted` payment (event invoice.payment_unaccepted), as on a chain",
               }),
             ),
           },

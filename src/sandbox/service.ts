@@ -32,36 +32,31 @@ export async function simulatePayment(
 ): Promise<InvoiceWithPayments> {
   const invoice = await sandboxInvoice(db, invoiceId);
   const methods = invoice.payment_methods.filter((m) => m.network === SANDBOX);
-  const method =
-    input.currency === undefined ? methods[0] : methods.find((m) => m.currency === input.currency);
-  if (!method) {
-    throw ApiError.validation([
-      {
-        in: 'body',
-        field: 'currency',
-        rule: 'not_accepted',
-        message: `this invoice does not accept ${input.currency} on sandbox; it accepts: ${methods.map((m) => m.currency).join(', ')}`,
-      },
-    ]);
-  }
+  // A sandbox token the invoice does not accept is recorded as `unaccepted`, as a chain watcher records
+  // a known token it does not accept (contract §15): how a merchant tests its handling of
+  // invoice.payment_unaccepted without a chain.
+  const currency = input.currency ?? (methods[0] as { currency: string }).currency;
+  const accepted = methods.some((m) => m.currency === currency);
   const txHash = input.tx_hash ?? `0x${randomBytes(32).toString('hex')}`;
   const confirmed = input.confirmed ?? true;
   const pay = (amount: Money) => ({
     kind: 'payment' as const,
     txHash,
     network: SANDBOX,
-    currency: method.currency,
+    currency,
     amount,
     confirmed,
+    accepted,
   });
   const report: Report =
     input.amount !== undefined
       ? pay(money(input.amount))
       : (state) => {
           // The same transaction again (confirming a payment seen before) is reported as it was.
-          const same = state.payments.find((p) => samePayment(p, { txHash, currency: method.currency }));
+          const same = state.payments.find((p) => samePayment(p, { txHash, currency }));
           if (same) return pay(same.amount);
-          const due = outstanding(state);
+          // Not accepted, it pays nothing: the amount still due is what a payer would have sent.
+          const due = accepted ? outstanding(state) : state.amount;
           return due > 0n ? pay(due) : undefined;
         };
   await observeOne(db, invoice.id, report, ctx);

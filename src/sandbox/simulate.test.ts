@@ -66,3 +66,26 @@ describe('simulated payments without an amount pay what is still due, decided un
     expect(rest.json().data).toMatchObject({ status: 'paid', amount_paid: '10.00' });
   });
 });
+
+describe('a sandbox token the invoice does not accept (contract §15)', () => {
+  test('is recorded as unaccepted and announced, never credited, as a chain watcher would', async () => {
+    const inv = (await createInvoice(t.app, m, { amount: '15.00' })).json().data; // the project takes USDT
+    const res = await simulate(inv.id, { currency: 'USDC' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({
+      status: 'pending',
+      amount_paid: '0.00',
+      tx_hash: null,
+      payments: [{ network: 'sandbox', currency: 'USDC', amount: '15.00', status: 'unaccepted' }],
+    });
+    const events = await t.database.db
+      .selectFrom('events')
+      .select('type')
+      .where('invoice_id', '=', inv.id)
+      .execute();
+    expect(events.map((e) => e.type).sort()).toEqual(['invoice.created', 'invoice.payment_unaccepted']);
+    // The accepted token still pays all of it.
+    const paid = await simulate(inv.id);
+    expect(paid.json().data).toMatchObject({ status: 'paid', amount_paid: '15.00' });
+  });
+});
