@@ -42,7 +42,10 @@ export interface PaydeskProcess {
 const running = new Set<PaydeskProcess>();
 const tempDirs: string[] = [];
 
-/** Starts `node --import tsx src/main.ts`, as `npm start` does, in `cwd` with only the given Paydesk variables. */
+/**
+ * Starts Paydesk in `cwd` with only the given Paydesk variables: the run's build of src (test/build.ts)
+ * under node, or `node --import tsx src/main.ts` exactly as `npm start` does.
+ */
 export async function startPaydesk(options: {
   cwd: string;
   env?: Record<string, string>;
@@ -52,21 +55,20 @@ export async function startPaydesk(options: {
    * a zombie, as it does for a moment under any supervisor. `pid` is then Paydesk's, not the shell's.
    */
   underParentThatNeverReaps?: boolean;
-  /** Another checkout's src/main.ts (bench/faults.ts runs the drill against an older commit). */
+  /** Another checkout's src/main.ts (bench/faults.ts runs the drill against an older commit), under tsx. */
   main?: string;
+  /** `npm start`'s own command (tsx compiling src as it loads), not the run's build. */
+  npmStart?: boolean;
 }): Promise<PaydeskProcess> {
-  const main = options.main ?? MAIN;
+  const args = nodeArgs(options);
   const port = options.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) if (PAYDESK_VARS.test(name)) delete env[name];
   Object.assign(env, { HOST: '127.0.0.1', PORT: String(port) }, options.env);
 
   const command = options.underParentThatNeverReaps
-    ? [
-        'sh',
-        ['-c', '"$0" "$@" & echo "paydesk-pid $!"; exec sleep 3600', process.execPath, '--import', TSX, main],
-      ]
-    : [process.execPath, ['--import', TSX, main]];
+    ? ['sh', ['-c', '"$0" "$@" & echo "paydesk-pid $!"; exec sleep 3600', process.execPath, ...args]]
+    : [process.execPath, args];
   const child = spawn(command[0] as string, command[1] as string[], {
     cwd: options.cwd,
     env,
@@ -122,6 +124,17 @@ export async function startPaydesk(options: {
     return { ...proc, pid: Number(pid) };
   }
   return proc;
+}
+
+/**
+ * Under vitest, the build global-setup made (as `npm run serve` runs dist/, with source maps); outside
+ * it (bench/), another checkout's main, or when asked for `npm start`'s command, tsx.
+ */
+function nodeArgs(options: { main?: string; npmStart?: boolean }): string[] {
+  if (options.main || options.npmStart || !process.env.VITEST) {
+    return ['--import', TSX, options.main ?? MAIN];
+  }
+  return ['--enable-source-maps', inject('paydeskBuild')];
 }
 
 /** Kills every child still running: call from afterEach so a failed test leaves nothing behind. */
@@ -182,8 +195,8 @@ export async function callPaydesk(
   return (JSON.parse(text) as { data: unknown }).data;
 }
 
-// Each start of a child costs seconds (tsx, then PGlite's initdb on an empty folder), so the
-// timeouts of the tests that start processes are generous.
+// Each start of a child costs seconds (loading and compiling the route schemas, then PGlite's initdb
+// on an empty folder), so the timeouts of the tests that start processes are generous.
 export const SLOW = 180_000;
 export const BANNER_PRINTED = /curl -s .*\n.*-d '[^']*'\n/;
 export const KEY = /svc_secret_[A-Za-z0-9]+/;

@@ -23,7 +23,8 @@ describe('quick start (npm start on an empty folder)', () => {
     'creates ./.paydesk/db, prints a working demo key once with a curl line that creates an invoice, and no key on restart',
     async () => {
       const cwd = await tempDir();
-      const first = await startPaydesk({ cwd });
+      // The newcomer's command itself; the restart runs the run's build of the same source.
+      const first = await startPaydesk({ cwd, npmStart: true });
       await first.waitForStdout(BANNER_PRINTED);
       const secret = demoSecret(first.stdout());
 
