@@ -11,6 +11,32 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
  */
 export const skipBrowserTests = !existsSync(CHROMIUM_PATH) && process.env.CI !== 'true';
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * This worker's Chromium, shared by its browser test files: the suite runs without isolation, so a
+ * worker keeps its modules from one file to the next, and a launch costs about a second where a
+ * browser context (each page a harness opens has its own) is as isolated as a browser of its own.
+ * A harness closes its contexts when its file ends; Playwright ends the browser with the worker.
+ */
+export function sharedChromium(): Promise<Browser> {
+  if (!shared) {
+    const launched = launchChromium();
+    // A browser that failed to start or went away is launched afresh by the next file.
+    const forget = () => {
+      if (shared === launched) shared = undefined;
+    };
+    shared = launched;
+    launched.then((browser) => browser.on('disconnected', forget), forget);
+  }
+  return shared;
+}
+
+/** Closes every context of the shared browser: what a file opened, the next one does not see. */
+export async function closeContexts(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((context) => context.close()));
+}
+
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -30,12 +56,12 @@ export function launchChromium(): Promise<Browser> {
 /**
  * Closes a page's browser context when the test that opened it ends. A payment page polls the server
  * every 2 s for as long as it is open: left open, a file's pages pile up and keep both the browser and
- * the app busy for the rest of the run. Pages opened outside a test close with the browser.
+ * the app busy for the rest of the run. Pages opened outside a test close with the harness.
  */
 export function closeAfterTest(context: BrowserContext): void {
   try {
     onTestFinished(() => context.close());
   } catch {
-    // Not inside a test (a beforeAll): the browser's close() takes it.
+    // Not inside a test (a beforeAll): the harness's close() takes it.
   }
 }

@@ -2,7 +2,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { admin, createMerchant, type Merchant, startTestApp, type TestApp } from '../app.js';
 import { inviteAndAccept, PASSWORD } from '../dashboard.js';
 import { type Receiver, startReceiver, startTestWorker } from '../webhooks.js';
-import { closeAfterTest, launchChromium } from './chromium.js';
+import { closeAfterTest, closeContexts, sharedChromium } from './chromium.js';
 
 export const OWNER = 'owner@acme.example';
 export const VIEWER = 'viewer@acme.example';
@@ -34,7 +34,7 @@ export async function startDashboardHarness(): Promise<DashboardHarness> {
   await inviteAndAccept(t.app, m.accountId, OWNER);
   await inviteAndAccept(t.app, m.accountId, VIEWER, 'viewer');
   const receiver = await startReceiver();
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   const problems: string[] = [];
   const open = async (url: string, options: BrowserContextOptions = {}) => {
     const context = await browser.newContext(options);
@@ -64,7 +64,7 @@ export async function startDashboardHarness(): Promise<DashboardHarness> {
       return page;
     },
     async close() {
-      await browser.close();
+      await closeContexts(browser);
       await worker.stop();
       await receiver.close();
       await t.close();

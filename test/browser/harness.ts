@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { ADMIN_TOKEN, manualClock, startTestApp, type TestApp } from '../app.js';
-import { closeAfterTest, launchChromium } from './chromium.js';
+import { closeAfterTest, closeContexts, sharedChromium } from './chromium.js';
 import { type State, sandboxProject, seedStates, simulate } from './seed.js';
 
 export interface Harness {
@@ -25,7 +25,7 @@ export async function startHarness(): Promise<Harness> {
   const t = await startTestApp({ clock });
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const ids = await seedStates(t.app, ADMIN_TOKEN, clock);
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   const projects = new Map<number, Awaited<ReturnType<typeof sandboxProject>>>();
   const problems: string[] = [];
   return {
@@ -56,7 +56,7 @@ export async function startHarness(): Promise<Harness> {
       return page;
     },
     async close() {
-      await browser.close();
+      await closeContexts(browser);
       await t.close();
     },
   };
