@@ -60,11 +60,14 @@ describe.skipIf(skipBrowserTests)('the payment page in Chromium', () => {
 
   test('a payment made elsewhere shows within 5 s: detected, then paid, on the same page', async () => {
     const inv = await h.newInvoice();
-    const page = await h.open(`/pay/${inv.id}`);
+    // 5 s of the page's own time, moved by hand: its polls run on Playwright's clock.
+    const page = await h.open(`/pay/${inv.id}`, { clock: true });
     await mark(page);
     await h.pay(inv.id, { confirmed: false, tx_hash: '0xelsewhere' });
+    await page.clock.runFor(5000);
     await waitForState(page, 'detected');
     await h.pay(inv.id, { confirmed: true, tx_hash: '0xelsewhere' });
+    await page.clock.runFor(5000);
     await waitForState(page, 'paid');
     expect(await marker(page)).toBe(42);
     await page.context().close();

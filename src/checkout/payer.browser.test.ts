@@ -193,8 +193,9 @@ describe.skipIf(skipBrowserTests)("the payer's view in Chromium", () => {
 
   test('a live update keeps the language', async () => {
     const inv = await h.newInvoice();
-    const page = await h.open(`/pay/${inv.id}?lang=tr`);
+    const page = await h.open(`/pay/${inv.id}?lang=tr`, { clock: true });
     await h.pay(inv.id);
+    await page.clock.runFor(2000); // the next poll sees the change
     await waitForState(page, 'paid');
     await page.getByRole('heading', { level: 2, name: LANGUAGES.tr.messages['paid.heading'] }).waitFor();
     await page.context().close();

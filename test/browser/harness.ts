@@ -13,8 +13,11 @@ export interface Harness {
   newInvoice(ttlSeconds?: number, extra?: object): Promise<{ id: string; pay_address: string }>;
   /** The admin simulator (contract §11). */
   pay(id: string, body?: object): Promise<unknown>;
-  /** A page in a fresh context; CSP reports and script errors are collected in `problems`. */
-  open(url: string, options?: BrowserContextOptions): Promise<Page>;
+  /**
+   * A page in a fresh context; CSP reports and script errors are collected in `problems`. With
+   * `clock`, the page's timers run on Playwright's clock, moved by hand (`page.clock.runFor`).
+   */
+  open(url: string, options?: BrowserContextOptions & { clock?: boolean }): Promise<Page>;
   problems: string[];
   close(): Promise<void>;
 }
@@ -44,9 +47,10 @@ export async function startHarness(): Promise<Harness> {
       return create('25.00', extra);
     },
     pay: (id, body = {}) => simulate(t.app, ADMIN_TOKEN, id, body),
-    async open(url, options = {}) {
+    async open(url, { clock, ...options } = {}) {
       const context = await browser.newContext(options);
       closeAfterTest(context);
+      if (clock) await context.clock.install();
       const page = await context.newPage();
       page.on('console', (msg) => {
         if (/Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(msg.text());
