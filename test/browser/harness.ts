@@ -48,7 +48,9 @@ export async function startHarness(): Promise<Harness> {
     },
     pay: (id, body = {}) => simulate(t.app, ADMIN_TOKEN, id, body),
     async open(url, { clock, ...options } = {}) {
-      const context = await browser.newContext(options);
+      // The waiting and detected views animate (a pulse, a spinner): each open page would repaint 60
+      // times a second, a sixth of a core, for as long as it is open. A test may ask for motion.
+      const context = await browser.newContext({ reducedMotion: 'reduce', ...options });
       closeAfterTest(context);
       if (clock) await context.clock.install();
       const page = await context.newPage();
