@@ -134,7 +134,9 @@ function nodeArgs(options: { main?: string; npmStart?: boolean }): string[] {
   if (options.main || options.npmStart || !process.env.VITEST) {
     return ['--import', TSX, options.main ?? MAIN];
   }
-  return ['--enable-source-maps', inject('paydeskBuild')];
+  // A child lives seconds: V8's optimising tier for PGlite's WebAssembly costs it more than it wins
+  // (vitest.config.ts says the same of the test workers).
+  return ['--enable-source-maps', '--liftoff-only', inject('paydeskBuild')];
 }
 
 /** Kills every child still running: call from afterEach so a failed test leaves nothing behind. */
