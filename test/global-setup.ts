@@ -1,31 +1,49 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrate } from '../src/db/migrate.js';
 import { buildPaydesk } from './build.js';
+import { type DemoTemplate, killAll, makeDemoTemplate } from './process.js';
 
 /**
  * PGlite takes seconds to initdb but well under one to load a snapshot, so the migrated empty
- * database is built once per run and every test file starts from a copy of it. So is the compiled
- * source that the tests starting Paydesk as a process run (test/build.ts).
+ * database is built once per run and every test file starts from a copy of it. So are the compiled
+ * source that the tests starting Paydesk as a process run (test/build.ts), and the folder a first
+ * start leaves, which they start from (test/process.ts demoFolder).
  */
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
-  // Where the first worker that needs it makes the demo folder template (test/process.ts demoFolder).
-  const demoTemplateDir = path.join(tmpdir(), `paydesk-template-${process.pid}`);
-  provide('demoTemplateDir', demoTemplateDir);
   const buildDir = path.join(tmpdir(), `paydesk-build-${process.pid}`);
+  const templateDir = path.join(tmpdir(), `paydesk-template-${process.pid}`);
   const teardown = () =>
-    Promise.all([demoTemplateDir, buildDir].map((d) => rm(d, { recursive: true, force: true })));
-  // esbuild compiles in a process of its own, while PGlite initialises here.
+    Promise.all([templateDir, buildDir].map((d) => rm(d, { recursive: true, force: true })));
+  // Side by side: esbuild, then the demo folder's first start, each in a process of its own, while
+  // PGlite initialises here.
   const built = buildPaydesk(buildDir);
-  built.catch(() => {});
+  const template = built.then((build) => demoTemplate(templateDir, build));
+  template.catch(() => {});
+  // PGlite's WebAssembly on V8's baseline compiler only, as in the workers (vitest.config.ts).
+  setFlagsFromString('--liftoff-only');
   if (!process.env.TEST_DATABASE_URL) provide('pgliteSnapshot', await pgliteSnapshot());
   provide('paydeskBuild', await built);
+  provide('demoTemplate', await template);
   return teardown;
+}
+
+/** test/process.ts demoFolder's template; a failure is left to the tests that need it to report. */
+async function demoTemplate(dir: string, build: string): Promise<DemoTemplate> {
+  try {
+    await mkdir(dir);
+    return await makeDemoTemplate(dir, build);
+  } catch (err) {
+    return { error: String(err) };
+  } finally {
+    await killAll();
+  }
 }
 
 async function pgliteSnapshot(): Promise<string> {
@@ -45,7 +63,7 @@ async function pgliteSnapshot(): Promise<string> {
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteSnapshot: string;
-    demoTemplateDir: string;
+    demoTemplate: DemoTemplate;
     paydeskBuild: string;
   }
 }

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -59,6 +58,8 @@ export async function startPaydesk(options: {
   main?: string;
   /** `npm start`'s own command (tsx compiling src as it loads), not the run's build. */
   npmStart?: boolean;
+  /** The build to run where inject() cannot tell (global-setup, which makes it). */
+  build?: string | undefined;
 }): Promise<PaydeskProcess> {
   const args = nodeArgs(options);
   const port = options.port ?? (await freePort());
@@ -130,13 +131,13 @@ export async function startPaydesk(options: {
  * Under vitest, the build global-setup made (as `npm run serve` runs dist/, with source maps); outside
  * it (bench/), another checkout's main, or when asked for `npm start`'s command, tsx.
  */
-function nodeArgs(options: { main?: string; npmStart?: boolean }): string[] {
-  if (options.main || options.npmStart || !process.env.VITEST) {
+function nodeArgs(options: { main?: string; npmStart?: boolean; build?: string | undefined }): string[] {
+  if (!options.build && (options.main || options.npmStart || !process.env.VITEST)) {
     return ['--import', TSX, options.main ?? MAIN];
   }
   // A child lives seconds: V8's optimising tier for PGlite's WebAssembly costs it more than it wins
   // (vitest.config.ts says the same of the test workers).
-  return ['--enable-source-maps', '--liftoff-only', inject('paydeskBuild')];
+  return ['--enable-source-maps', '--liftoff-only', options.build ?? inject('paydeskBuild')];
 }
 
 /** Kills every child still running: call from afterEach so a failed test leaves nothing behind. */
@@ -283,62 +284,48 @@ export async function beginPost(baseUrl: string, secret: string, body: object) {
   };
 }
 
-let template: Promise<{ dir: string; secret: string }> | undefined;
+interface Template {
+  dir: string;
+  secret: string;
+}
+export type DemoTemplate = Template | { error: string };
+
+let ownTemplate: Promise<Template> | undefined;
 
 /**
  * A folder holding an embedded database that `npm start` has already created, with its demo project,
  * copied afresh for each caller: a start on it skips PGlite's initdb (several seconds). The template
- * is made once per run, by the real entry point, so it is exactly what a first start leaves: the
- * first worker to need it makes it (an exclusive mkdir decides which), the others wait for its
- * `secret` file to appear.
+ * is made once per run by global-setup, with the real entry point, so it is exactly what a first
+ * start leaves. Should that have failed, this worker makes one of its own; a failed attempt is not
+ * cached, so the next caller tries again.
  */
 export async function demoFolder(): Promise<{ cwd: string; secret: string; lockFile: string }> {
-  template ??= sharedTemplate(inject('demoTemplateDir'));
-  // A failed attempt is not cached: the next caller tries again, in a folder of its own.
-  template.catch(() => {
-    template = undefined;
-  });
-  const { dir, secret } = await template;
+  let template = inject('demoTemplate');
+  if ('error' in template) {
+    ownTemplate ??= tempDir().then((dir) => makeDemoTemplate(dir));
+    ownTemplate.catch(() => {
+      ownTemplate = undefined;
+    });
+    template = await ownTemplate;
+  }
+  const { dir, secret } = template;
   const cwd = await mkdtemp(path.join(tmpdir(), 'paydesk-process-'));
   tempDirs.push(cwd);
   await cp(path.join(dir, '.paydesk'), path.join(cwd, '.paydesk'), { recursive: true });
   return { cwd, secret, lockFile: path.join(cwd, '.paydesk', 'db.lock') };
 }
 
-async function sharedTemplate(dir: string): Promise<{ dir: string; secret: string }> {
-  const secretFile = path.join(dir, 'secret');
-  const failedFile = path.join(dir, 'failed');
+/** `npm start`'s first start in `dir` (empty): the demo folder's template and its demo key. */
+export async function makeDemoTemplate(dir: string, build?: string): Promise<Template> {
+  const first = await startPaydesk({ cwd: dir, build });
   try {
-    await mkdir(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    // Another worker makes it (the run's global teardown removes it): wait for its outcome.
-    for (;;) {
-      if (existsSync(secretFile)) return { dir, secret: await readFile(secretFile, 'utf8') };
-      if (existsSync(failedFile))
-        return makeTemplate(await mkdtemp(path.join(tmpdir(), 'paydesk-template-')));
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await first.waitForStdout(BANNER_PRINTED);
+  } finally {
+    await first.stop();
   }
-  try {
-    const made = await makeTemplate(dir);
-    // Written whole, then renamed: a waiter never reads half a secret.
-    await writeFile(`${secretFile}.tmp`, made.secret);
-    await rename(`${secretFile}.tmp`, secretFile);
-    return made;
-  } catch (err) {
-    await writeFile(failedFile, String(err));
-    throw err;
-  }
-}
-
-async function makeTemplate(dir: string): Promise<{ dir: string; secret: string }> {
-  const first = await startPaydesk({ cwd: dir });
-  await first.waitForStdout(BANNER_PRINTED);
-  const secret = demoSecret(first.stdout());
-  const exit = await first.stop();
+  const exit = await first.exited;
   if (exit.code !== 0) throw new Error(`the template's first start exited ${exit.code ?? exit.signal}`);
-  return { dir, secret };
+  return { dir, secret: demoSecret(first.stdout()) };
 }
 
 /**
