@@ -8,11 +8,16 @@ import { memoryStore, type RateLimitStore } from '../src/http/rate-limit.js';
 import { resilientRedisStore } from '../src/http/shared-store.js';
 import { randomBase62 } from '../src/ids.js';
 import type { RunningJobs } from '../src/jobs/runner.js';
+import { lowerPasswordCostForTests } from '../src/users/password.js';
 import type { DeliveryTuning } from '../src/webhooks/delivery.job.js';
 import { startWorkers } from '../src/workers.js';
 import { freshDatabase } from './database.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+// The apps tests build hash their users' passwords at scrypt N = 2^10 rather than 2^15 (about 90 ms
+// of CPU each, a few hundred times a run); src/users/password.test.ts holds the real cost to account.
+lowerPasswordCostForTests(2 ** 10);
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
 
 /** A clock the test moves by hand. */

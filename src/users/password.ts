@@ -8,8 +8,18 @@ import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:c
  */
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+export const PASSWORD_PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
+let params: { N: number; r: number; p: number } = PASSWORD_PARAMS;
+
+/**
+ * For test suites only: new hashes at a lower cost N, so that a suite which signs in a few hundred
+ * users spends no more than a few milliseconds on each (Django's test settings do the same with
+ * their password hashers). Verifying always follows the cost stored in the hash.
+ */
+export function lowerPasswordCostForTests(N: number): void {
+  params = { ...PASSWORD_PARAMS, N };
+}
 
 function derive(password: string, salt: Buffer, o: { N: number; r: number; p: number }): Promise<Buffer> {
   const options: ScryptOptions = { ...o, maxmem: 128 * o.N * o.r * 2 };
@@ -22,8 +32,8 @@ function derive(password: string, salt: Buffer, o: { N: number; r: number; p: nu
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await derive(password, salt, params);
+  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 /** Compares in constant time; a malformed stored hash never matches. */
@@ -35,8 +45,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
     N: Number(n),
     r: Number(r),
     p: Number(p),
-  });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }).catch(() => undefined); // parameters scrypt refuses
+  return actual !== undefined && actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
 /**
