@@ -22,7 +22,7 @@ describe('rate sources on /v1/health and in the metrics', () => {
         PAYDESK_RATE_KRAKEN_URL: server.url,
         PAYDESK_RATE_COINBASE_URL: server.url,
         PAYDESK_RATE_ECB_URL: server.url,
-        PAYDESK_RATE_TIMEOUT_MS: '1000',
+        PAYDESK_RATE_TIMEOUT_MS: '300',
       },
     });
     const rates = openRates({ settings: t.app.config.rates, db: t.app.db, log: t.app.log });

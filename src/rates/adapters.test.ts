@@ -18,7 +18,7 @@ import { krakenSource, type SourceOptions } from './kraken.js';
 import { rateSettings } from './settings.js';
 
 const USDT_EUR = { base: 'USDT', quote: 'EUR' };
-const TIMEOUT_MS = 1000;
+const TIMEOUT_MS = 300;
 let server: RateSourceServer;
 
 beforeAll(async () => {

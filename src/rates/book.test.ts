@@ -21,7 +21,7 @@ import { openRates } from './open.js';
 import { rateSettings } from './settings.js';
 
 const USDT_EUR = { base: 'USDT', quote: 'EUR' };
-const TIMEOUT_MS = 1000;
+const TIMEOUT_MS = 300;
 // The ECB sheet of the fixtures is of 28 June 2024, 14:15 in Frankfurt: the clock starts that afternoon.
 const START = new Date('2024-06-28T15:00:00Z');
 
