@@ -81,7 +81,18 @@ const running = new Set<LocalChain>();
 export async function startChain(options: { chainId?: number } = {}): Promise<LocalChain> {
   // Two nodes with their own chain ids are two networks (the registry refuses a shared id).
   const chainId = options.chainId ?? hardhat.id;
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startChainOn(await freePort(), chainId);
+    } catch (error) {
+      // The port was free when asked for, and taken (by any process's outgoing connection) before the
+      // node bound it: another port.
+      if (attempt === 3 || !/EADDRINUSE/.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startChainOn(port: number, chainId: number): Promise<LocalChain> {
   const rpcUrl = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
