@@ -144,6 +144,11 @@ export async function rateSourceServer() {
       replies.set(path, reply);
     },
     count: (path: string) => requests.filter((r) => r.path === path).length,
+    /** Ends every request left hanging, as a host that drops the connection at last. */
+    dropHanging() {
+      for (const res of hanging) res.socket?.destroy();
+      hanging.clear();
+    },
     async close() {
       for (const res of hanging) res.socket?.destroy();
       server.closeAllConnections();

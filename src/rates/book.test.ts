@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { manualClock, TEST_REDIS_URL } from '../../test/app.js';
 import { freshDatabase } from '../../test/database.js';
 import {
@@ -58,13 +58,20 @@ const backends = TEST_REDIS_URL ? (['database', 'redis'] as const) : (['database
 
 async function book(
   clock: () => Date,
-  env: { sources?: string; maxAge?: number; spread?: string; redis?: boolean; prefix?: string } = {},
+  env: {
+    sources?: string;
+    maxAge?: number;
+    spread?: string;
+    redis?: boolean;
+    prefix?: string;
+    timeoutMs?: number;
+  } = {},
 ): Promise<RateBook> {
   const settings = rateSettings({
     sources: env.sources ?? 'kraken,coinbase,ecb',
     maxAgeSeconds: env.maxAge ?? 300,
     maxSpreadPercent: env.spread ?? '1',
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs: env.timeoutMs ?? TIMEOUT_MS,
     cacheSeconds: 10,
     urls: { kraken: server.url, coinbase: server.url, ecb: server.url },
   });
@@ -157,19 +164,27 @@ describe('the pricing rule (contract §19)', () => {
     expect(err.message).not.toMatch(/kraken|coinbase|ecb|127\.0\.0\.1/i);
   });
 
-  test('sources that never answer cost one timeout in all, not one each', async () => {
+  test('sources that never answer cost one timeout in all, not one each: all are asked at once', async () => {
     for (const path of [KRAKEN_USDTEUR, COINBASE_USDTEUR, ECB_PATH]) server.answer(path, 'hang');
-    const started = Date.now();
-    await unavailable((await book(manualClock(START))).lookup(USDT_EUR));
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
+    // With a minute's timeout, the three requests can only all arrive while the lookup waits if
+    // they were sent together: asked one after another, the second would wait for the first's minute.
+    let settled = false;
+    const lookup = (await book(manualClock(START), { timeoutMs: 60_000 })).lookup(USDT_EUR);
+    lookup.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await vi.waitFor(() => expect(server.requests).toHaveLength(3), { timeout: 10_000 });
+    expect(settled).toBe(false);
+    server.dropHanging();
+    await unavailable(lookup);
   });
 
-  test('a slow first source is waited for (it has precedence), bounded by its timeout', async () => {
+  test('a silent first source is waited for (it has precedence) until its timeout, then the next prices', async () => {
     server.answer(KRAKEN_USDTEUR, 'hang');
     const started = Date.now();
     expect(await (await book(manualClock(START))).lookup(USDT_EUR)).toMatchObject({ source: 'coinbase' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
   });
 });
 
