@@ -1,3 +1,4 @@
+import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -71,6 +72,11 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'] | undefined;
   loggerInstance?: FastifyBaseLogger | undefined;
   clock?: () => Date;
+  /**
+   * Fastify's response serializer compiler, when not its default (the test suite's remembers what it
+   * compiled, as every test app compiles the same schemas: test/serializers.ts).
+   */
+  buildSerializer?: SerializerFactory | undefined;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -113,6 +119,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       connectionsCheckingInterval: Math.max(250, Math.min(30_000, deps.config.http.requestTimeoutMs / 4)),
     },
     exposeHeadRoutes: false,
+    ...(deps.buildSerializer
+      ? { schemaController: { compilersFactory: { buildSerializer: deps.buildSerializer } } }
+      : {}),
     // A stopping server answers in the envelope itself (http/drain.ts), not with Fastify's own 503.
     return503OnClosing: false,
     // Payers reach /pay/… in a browser: their 404 is the payment page's HTML one.

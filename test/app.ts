@@ -12,12 +12,15 @@ import { lowerPasswordCostForTests } from '../src/users/password.js';
 import type { DeliveryTuning } from '../src/webhooks/delivery.job.js';
 import { startWorkers } from '../src/workers.js';
 import { freshDatabase } from './database.js';
+import { rememberingSerializers } from './serializers.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 // The apps tests build hash their users' passwords at scrypt N = 2^10 rather than 2^15 (about 90 ms
 // of CPU each, a few hundred times a run); src/users/password.test.ts holds the real cost to account.
 lowerPasswordCostForTests(2 ** 10);
+
+const serializers = rememberingSerializers();
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
 
 /** A clock the test moves by hand. */
@@ -85,7 +88,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // A shared store counts in-process until its first connection is up: tests start shared.
   for (let i = 0; i < 250 && limiter.status === 'unavailable'; i++)
     await new Promise((r) => setTimeout(r, 20));
-  const app = await buildApp({ config, database, limiter, loggerInstance: log, clock: options.clock });
+  const app = await buildApp({
+    config,
+    database,
+    limiter,
+    loggerInstance: log,
+    clock: options.clock,
+    buildSerializer: serializers,
+  });
   await app.ready();
   const workers: RunningJobs | undefined = options.workers
     ? await startWorkers({
