@@ -135,11 +135,10 @@ function nodeArgs(options: { main?: string; npmStart?: boolean; build?: string |
   if (!options.build && (options.main || options.npmStart || !process.env.VITEST)) {
     return ['--import', TSX, options.main ?? MAIN];
   }
-  // A child lives seconds: V8's optimising tier for PGlite's WebAssembly costs it more than it wins
-  // (vitest.config.ts says the same of the test workers).
-  // A test's Paydesk lives seconds: V8's optimising compiler (TurboFan) would spend about a fifth of
-  // a start's CPU (0.4 s of 1.9 s, measured) compiling code that runs a few times. A test worker,
-  // living a minute, gains from it (the suite took longer with --no-opt in the workers).
+  // A test's Paydesk lives seconds: V8's optimising tiers cost it more than they win. --liftoff-only
+  // for PGlite's WebAssembly (as in the test workers, vitest.config.ts); --no-opt for the JavaScript,
+  // where TurboFan took about a fifth of a start's CPU (0.4 s of 1.9 s, measured). A test worker,
+  // living a minute, gains from TurboFan (the suite took longer with --no-opt in the workers).
   return ['--enable-source-maps', '--liftoff-only', '--no-opt', options.build ?? inject('paydeskBuild')];
 }
 
