@@ -42,6 +42,9 @@ import { type Authenticator, createAuthenticator, type Principal } from './merch
 import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant.js';
 import { guardMerchantApi, merchantRoutes } from './merchants/routes.js';
 import { networkAdminRoutes } from './networks/admin.routes.js';
+import type { RateBook } from './rates/book.js';
+import { openRates } from './rates/open.js';
+import { attachRateBook } from './rates/registry.js';
 import { paymentAmountFormat, sandboxRoutes } from './sandbox/admin.routes.js';
 import { userAdminRoutes } from './users/admin.routes.js';
 import { webhookAdminRoutes } from './webhooks/admin.routes.js';
@@ -58,6 +61,8 @@ declare module 'fastify' {
     drain: Drain;
     /** A value against a route schema's field rules, outside a route (the dashboard's forms). */
     checkFields(schema: object, value: unknown): FieldError[];
+    /** Exchange rates for invoices priced in other currencies (contract §19). */
+    rates: RateBook;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -77,6 +82,11 @@ export interface AppDeps {
    * compiled, as every test app compiles the same schemas: test/serializers.ts).
    */
   buildSerializer?: SerializerFactory | undefined;
+  /**
+   * The instance's rate book (main.ts opens it with the shared Redis cache); without one, the app opens
+   * its own, sharing quotes through the database.
+   */
+  rates?: RateBook | undefined;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -147,6 +157,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('db', deps.database.db);
   app.decorate('limiter', deps.limiter);
   app.decorate('clock', clock);
+  const rates =
+    deps.rates ?? openRates({ settings: deps.config.rates, db: deps.database.db, log: app.log, clock }).book;
+  // /v1/health and the metrics read the book by the database handle, asking no source.
+  attachRateBook(deps.database.db, rates);
+  app.decorate('rates', rates);
   app.decorate('checkFields', validation.check);
   app.decorate(
     'authenticator',

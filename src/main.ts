@@ -10,6 +10,7 @@ import { resilientRedisStore } from './http/shared-store.js';
 import { createLogger } from './log.js';
 import { demoBanner, seedDemo } from './merchants/demo.js';
 import { fileLegacyXpubs } from './merchants/service.js';
+import { openRates } from './rates/open.js';
 import { demoOwnerBanner, seedDemoOwner } from './users/demo.js';
 import { startWorkers } from './workers.js';
 
@@ -22,7 +23,7 @@ async function main() {
   await fileLegacyXpubs(database.db, config.networks);
   const demo =
     database.kind === 'pglite' && database.isNewEmbedded
-      ? await seedDemo(database.db, config.networks, new Date())
+      ? await seedDemo(database.db, config, new Date())
       : undefined;
   const demoInvite = demo
     ? await seedDemoOwner(database.db, demo.accountId, {
@@ -31,7 +32,9 @@ async function main() {
       })
     : undefined;
   const limiter = config.redisUrl ? resilientRedisStore(config.redisUrl, log) : memoryStore();
-  const app = await buildApp({ config, database, limiter, loggerInstance: log });
+  // Quotes are shared by every instance: in Redis when there is one, else in the database.
+  const rates = openRates({ settings: config.rates, db: database.db, redisUrl: config.redisUrl, log });
+  const app = await buildApp({ config, database, limiter, loggerInstance: log, rates: rates.book });
 
   let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
   let stopping = false;
@@ -47,6 +50,7 @@ async function main() {
     // New requests are answered 503 while in-flight ones finish; jobs finish their round meanwhile.
     await Promise.all([app.drain.stop(), workers?.stop()]);
     await limiter.close();
+    await rates.close();
     await database.close();
     clearTimeout(force);
     process.exit(0);

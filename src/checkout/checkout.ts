@@ -8,8 +8,9 @@ import {
   isTerminal,
   outstanding,
 } from '../invoices/lifecycle.js';
+import { formatPaid } from '../invoices/pricing.js';
 import { INVOICE_STATUSES } from '../invoices/status.js';
-import { formatMoney, formatUnits, ZERO } from '../money/money.js';
+import { formatAmount, formatUnits, money, ZERO } from '../money/money.js';
 import type { CheckoutRow } from './repository.js';
 
 /** The public JSON of `GET /pay/{id}/status` (contract §12), and nothing else. */
@@ -44,8 +45,9 @@ export function toPublicStatus(row: CheckoutRow, state: InvoiceState) {
   return {
     id: row.id,
     status: state.status,
-    amount: formatMoney(state.amount),
-    amount_paid: formatMoney(confirmedTotal(state)),
+    // The price and what arrived in the invoice's own currency (at its locked rate, when it has one).
+    amount: formatAmount(money(row.amount), row.currency),
+    amount_paid: formatPaid(confirmedTotal(state), row),
     currency: row.currency,
     network: row.network,
     pay_address: row.pay_address,

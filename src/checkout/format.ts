@@ -1,3 +1,5 @@
+import { currencyDecimals } from '../money/currencies.js';
+
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 /**
@@ -19,6 +21,30 @@ export function formatAmount(locale: string, decimal: string): string {
   }
   const out = format.format(decimal as Intl.StringNumericLiteral);
   return digitsOf(out) === digitsOf(decimal) ? out : decimal;
+}
+
+const priceFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A price in a currency as the locale writes it ("€20.00", "20,00 €", "¥1,500"), with the currency's
+ * decimals as Paydesk has them (never Intl's three for the dinars: amounts have at most two).
+ */
+export function formatPrice(locale: string, decimal: string, currency: string): string {
+  const key = `${locale}/${currency}`;
+  let format = priceFormats.get(key);
+  if (!format) {
+    const decimals = currencyDecimals(currency);
+    format = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+      numberingSystem: 'latn',
+    });
+    priceFormats.set(key, format);
+  }
+  const out = format.format(decimal as Intl.StringNumericLiteral);
+  return digitsOf(out) === digitsOf(decimal) ? out : `${decimal} ${currency}`;
 }
 
 const digitsOf = (s: string) => s.replace(/[^0-9]/g, '');

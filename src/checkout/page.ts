@@ -1,11 +1,11 @@
 import { logoPath } from '../branding/branding.js';
 import { confirmedTotal } from '../invoices/lifecycle.js';
-import { formatMoney } from '../money/money.js';
+import { formatMoney, money } from '../money/money.js';
 import { SANDBOX } from '../networks/network.js';
 import { type Html, html } from '../web/html.js';
 import { qrSvg } from '../web/qr.js';
 import { methodChooser } from './chooser.js';
-import { formatAmount } from './format.js';
+import { formatAmount, formatPrice } from './format.js';
 import type { Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
 import { documentHtml, pageQuery } from './layout.js';
@@ -95,15 +95,27 @@ function summary(c: Checkout, tr: Translator): Html {
     : c.shown.map((p) => paymentText(c, tr, p)).join(', ');
   // An invoice priced in another currency than the token says its price beside the label, on a line
   // the page has anyway ("Amount due · 25.00 USD" over "25.00 USDT"): the chooser needs the room.
-  const price = waiting && currency !== row.currency ? ` · ${money(value)}` : '';
+  // Priced at a rate, the price and its token amount have a line of their own in every view.
+  const price = waiting && currency !== row.currency && !row.rate ? ` · ${money(value)}` : '';
   return html`<div class="summary">
 <p class="summary-label">${label}${price}</p>
 <div class="amount-line">
 <h1 class="amount"><span class="amount-value" id="pay-amount">${formatAmount(tr.locale, value)}</span> <span class="amount-currency">${currency}</span></h1>
 ${waiting ? copyButton('pay-amount', tr.t('copy.amount'), tr, value) : ''}
 </div>
+${row.rate ? html`<p class="summary-rate" id="price-rate">${rateText(c, tr)}</p>` : ''}
 ${partial ? html`<p class="summary-partial">${tr.t('summary.partial', { total: money(c.status.amount), received: receivedText })}</p>` : ''}
 </div>`;
+}
+
+/**
+ * "€20.00 = 21.63 USDT" (contract §19): the price in its currency and the token amount it was locked
+ * at, in the chosen method's token (both tokens take the same amount).
+ */
+function rateText(c: Checkout, tr: Translator): string {
+  const { row } = c;
+  const tokens = formatAmount(tr.locale, formatMoney(money(row.token_amount)));
+  return `${formatPrice(tr.locale, c.status.amount, row.currency)} = ${tokens} ${c.method.currency}`;
 }
 
 /**

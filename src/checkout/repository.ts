@@ -15,6 +15,8 @@ const findStatement = statement('checkout_find', (p: Placeholders<{ id: string }
       'i.amount',
       'i.amount_paid',
       'i.currency',
+      'i.rate',
+      'i.token_amount',
       'i.network',
       'i.pay_address',
       'i.payment_methods',

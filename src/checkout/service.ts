@@ -65,6 +65,11 @@ export interface Checkout {
   transaction: { hash: string; url: string | undefined } | undefined;
   /** Until when a payment still counts after expiry (contract §9's 24 h late window). */
   lateUntil: Date;
+  /**
+   * What the lifecycle's figures (received, missing) are in: the invoice currency when paid at par; the
+   * chosen token when the invoice is priced at a rate (its tokens are at par with each other).
+   */
+  unit: string;
 }
 
 /** The invoice behind a payment page; an unknown or malformed id is NOT_FOUND, with no query for the latter. */
@@ -123,6 +128,7 @@ export async function loadCheckout(
     unaccepted: invoice.payments.filter((p) => p.status === 'unaccepted'),
     transaction: hash ? { hash, url: networks.transactionUrl(txNetwork, hash) } : undefined,
     lateUntil: new Date(invoice.expiresAt.getTime() + LATE_PAYMENT_WINDOW_MS),
+    unit: row.rate ? method.currency : row.currency,
   };
 }
 

@@ -22,7 +22,7 @@ export const AUTO_REDIRECT_WINDOW_MS = 10 * 60_000;
 export function statusBlock(c: Checkout, tr: Translator): Html {
   const { row } = c;
   const merchant = row.project_name;
-  const amount = (m: Money, unit = row.currency) => `${formatAmount(tr.locale, formatMoney(m))} ${unit}`;
+  const amount = (m: Money, unit = c.unit) => `${formatAmount(tr.locale, formatMoney(m))} ${unit}`;
   const reference: Row = [tr.t('row.reference'), html`<code>${row.id}</code>`, true];
   const transaction: Row[] = c.transaction ? [[tr.t('row.transaction'), txLink(c, tr), true]] : [];
   // The payments this view names (methods.ts paymentsShown). A plain invoice (one method, in its own

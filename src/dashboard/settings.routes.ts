@@ -108,7 +108,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     try {
       changes = settingsChanges(app, form, ctx.project);
       // The same function as PATCH /v1/admin/projects/{id}: one set of rules for the payment settings.
-      await merchants.updateProject(app.db, networks, ctx.project.id, changes, change(ctx, app.clock()));
+      await merchants.updateProject(app.db, app.config, ctx.project.id, changes, change(ctx, app.clock()));
       return reply.redirect(`${ROOT}/settings?saved=1`, 303);
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;

@@ -7,8 +7,19 @@ export interface InvoiceTable {
   status: InvoiceStatus;
   /** numeric(17,2), read as a decimal string (money.ts turns it into Money). */
   amount: string;
-  /** The invoice currency (USD, USDT or USDC): what `amount` and `amount_paid` are in. */
+  /**
+   * The invoice currency: what `amount` and `amount_paid` are in. USD, USDT or USDC (paid at par), or
+   * a fiat currency priced at `rate` (contract §19).
+   */
   currency: string;
+  /** The rate locked when the invoice was made; null for USD and token invoices. */
+  rate: ColumnType<LockedRate | null, string | null, string | null>;
+  /**
+   * numeric(38,18): what the invoice's payments must reach, in tokens (USDT and USDC at par with each
+   * other and with USD): `amount` itself at par, else `amount` at `rate`, rounded up. The lifecycle
+   * counts in it.
+   */
+  token_amount: string;
   /** The method's network for an invoice of one method; with several, null until a payment shows which. */
   network: string | null;
   /** Every way to pay this invoice, as offered when it was made (contract §15). */
@@ -42,6 +53,18 @@ export interface InvoiceTable {
   open_until: Date | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** An exchange rate as an invoice keeps it, and shows it (contract §19). */
+export interface LockedRate {
+  /** The rate source that priced the invoice (`kraken`, `coinbase`, `ecb`). */
+  source: string;
+  /** What the source quoted: "USDT/EUR" is the price of one USDT in euros. */
+  pair: string;
+  /** An exact decimal string. */
+  value: string;
+  /** When Paydesk received the quote, RFC 3339. */
+  fetched_at: string;
 }
 
 /** A payment method as an invoice offers it. */

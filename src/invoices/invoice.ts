@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
 import { explainedFormat } from '../http/validation.js';
 import {
+  formatAmount,
   formatMoney,
   formatUnits,
   type Money,
@@ -57,6 +58,22 @@ const PaymentMethodOffer = Type.Object({
   }),
 });
 
+const RateSchema = Type.Object(
+  {
+    source: Type.String({ description: 'The rate source that priced the invoice', examples: ['kraken'] }),
+    pair: Type.String({
+      description: 'What the source quoted: "USDT/EUR" is the price of one USDT in euros',
+      examples: ['USDT/EUR'],
+    }),
+    value: Type.String({ description: 'An exact decimal string', examples: ['0.9245'] }),
+    fetched_at: Timestamp,
+  },
+  {
+    description:
+      "The exchange rate locked when the invoice was made, kept for its lifetime and late window; every method's `amount_due` follows from it (the invoice's tokens at par with each other). Null for USD, USDT and USDC invoices.",
+  },
+);
+
 const PaymentSchema = Type.Object({
   network: Type.String({ examples: ['tron'] }),
   currency: Type.String({ examples: ['USDT'] }),
@@ -74,8 +91,17 @@ export const InvoiceSchema = Type.Object(
     id: Type.String({ examples: ['inv_4gT8qLz2NwX7bVc9Rm3Kp5Yd'] }),
     project_id: Type.String(),
     status: StringEnum(INVOICE_STATUSES),
-    amount: Type.String({ description: 'Decimal string with exactly two decimals', examples: ['10.50'] }),
-    currency: Type.String({ description: 'What `amount` is in: USD, USDT or USDC', examples: ['USDT'] }),
+    amount: Type.String({
+      description:
+        "Decimal string with the currency's decimals: two, none for currencies without a minor unit (JPY)",
+      examples: ['10.50'],
+    }),
+    currency: Type.String({
+      description:
+        'What `amount` and `amount_paid` are in: USD, USDT, USDC, or a currency priced at `rate` (EUR, GBP, JPY …)',
+      examples: ['USDT'],
+    }),
+    rate: nullable(RateSchema),
     network: nullable(
       Type.String({
         description:
@@ -106,7 +132,8 @@ export const InvoiceSchema = Type.Object(
     }),
     payments: Type.Array(PaymentSchema, { description: 'Every payment seen, in the order seen' }),
     amount_paid: Type.String({
-      description: 'Sum of confirmed payments, a decimal string ("0.00" at first)',
+      description:
+        'Sum of confirmed payments in the invoice currency, a decimal string ("0.00" at first); at a locked rate, their worth at that rate, rounded down',
       examples: ['0.00'],
     }),
     paid_late: Type.Boolean({ description: 'True when paid within 24 h after expiry' }),
@@ -129,7 +156,7 @@ export const InvoiceSchema = Type.Object(
 function amountDue(row: InvoiceRow, payments: readonly PaymentRecord[]): Money {
   if (row.status === 'paid' || row.status === 'failed') return ZERO;
   const standing = payments.filter((p) => p.status === 'pending' || p.status === 'confirmed');
-  return remainder(money(row.amount), sum(standing.map((p) => money(p.amount))));
+  return remainder(money(row.token_amount), sum(standing.map((p) => money(p.amount))));
 }
 
 /**
@@ -142,8 +169,9 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string, payments: read
     id: row.id,
     project_id: row.project_id,
     status: row.status,
-    amount: formatMoney(money(row.amount)),
+    amount: formatAmount(money(row.amount), row.currency),
     currency: row.currency,
+    rate: row.rate,
     network: row.network,
     ...(row.order_id === null ? {} : { order_id: row.order_id }),
     metadata: row.metadata,
@@ -165,7 +193,10 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string, payments: read
       status: viewStatus(p.status),
       created_at: p.seen_at.toISOString(),
     })),
-    amount_paid: formatMoney(money(row.amount_paid)),
+    // Stored in the invoice currency (observe.ts), rounded down to its decimals when priced at a rate.
+    amount_paid: row.rate
+      ? formatAmount(money(row.amount_paid), row.currency)
+      : formatMoney(money(row.amount_paid)),
     paid_late: row.paid_late,
     failure_reason: row.failure_reason,
     payment_expires_at: row.payment_expires_at.toISOString(),

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { currencyDecimals } from '../money/currencies.js';
 import { formatMoney, money } from '../money/money.js';
 import { type InvoiceEvent, newEvent } from './events.js';
 import { toInvoice } from './invoice.js';
@@ -15,6 +16,7 @@ import {
   transition,
 } from './lifecycle.js';
 import * as repo from './observe.repository.js';
+import { inInvoiceCurrency } from './pricing.js';
 
 /**
  * The one code path that changes an invoice or its payments (contract §5): lock the rows, run the pure
@@ -106,7 +108,7 @@ export async function expireDue(db: Kysely<Database>, ctx: ObserveContext, limit
 export type StateColumns = Pick<
   InvoiceRow,
   | 'status'
-  | 'amount'
+  | 'token_amount'
   | 'payment_expires_at'
   | 'paid_at'
   | 'tx_hash'
@@ -119,7 +121,8 @@ export type StateColumns = Pick<
 export function stateOf(row: StateColumns, payments: readonly PaymentRow[]): InvoiceState {
   return {
     status: row.status,
-    amount: money(row.amount),
+    // The lifecycle counts in tokens: the amount at par, or at the invoice's locked rate (pricing.ts).
+    amount: money(row.token_amount),
     expiresAt: row.payment_expires_at,
     paidAt: row.paid_at,
     txHash: row.tx_hash,
@@ -233,7 +236,7 @@ function toRow(row: InvoiceRow, s: InvoiceState, now: Date): InvoiceRow {
     tx_hash: s.txHash,
     paid_late: s.paidLate,
     failure_reason: s.failureReason,
-    amount_paid: formatMoney(confirmedTotal(s)),
+    amount_paid: formatMoney(inInvoiceCurrency(confirmedTotal(s), row.rate, currencyDecimals(row.currency))),
     due_at: dueAt,
     open_until: openUntil,
     updated_at: now,

@@ -58,6 +58,8 @@ function inputRow(n: NewInvoice) {
     project_id: i.project_id,
     amount: i.amount,
     currency: i.currency,
+    rate: i.rate,
+    token_amount: i.token_amount,
     network: i.network,
     payment_methods: i.payment_methods,
     order_id: i.order_id,
@@ -96,7 +98,8 @@ const insertStatement = statement(
   (p: Placeholders<{ rows: string; retention: string }>) => sql<InvoiceRow>`
   with input as (
     select * from jsonb_to_recordset(${p.rows}::jsonb) as t(
-      id text, project_id text, amount numeric, currency text, network text, payment_methods jsonb,
+      id text, project_id text, amount numeric, currency text, rate jsonb, token_amount numeric,
+      network text, payment_methods jsonb,
       order_id text, metadata jsonb, redirect_url text, cancel_url text, payment_expires_at timestamptz,
       due_at timestamptz, open_until timestamptz, pay_address text, evm_address text,
       evm_address_index bigint, tron_address text, tron_address_index bigint,
@@ -115,11 +118,11 @@ const insertStatement = statement(
     returning invoice_id
   ),
   inv as (
-    insert into invoices (id, project_id, status, amount, currency, network, payment_methods, order_id,
+    insert into invoices (id, project_id, status, amount, currency, rate, token_amount, network, payment_methods, order_id,
                           metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until,
                           pay_address, evm_address, evm_address_index, tron_address, tron_address_index,
                           underpayment_tolerance_percent, created_at, updated_at)
-    select id, project_id, 'pending', amount, currency, network, payment_methods, order_id, metadata,
+    select id, project_id, 'pending', amount, currency, rate, token_amount, network, payment_methods, order_id, metadata,
            redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address, evm_address,
            evm_address_index, tron_address, tron_address_index, underpayment_tolerance_percent,
            created_at, created_at

@@ -138,7 +138,12 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.principal,
         request.body,
         request.headers['idempotency-key'],
-        { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl, networks: app.config.networks },
+        {
+          now: app.clock(),
+          publicBaseUrl: app.config.publicBaseUrl,
+          networks: app.config.networks,
+          rates: app.rates,
+        },
       );
       reply.code(201).header('Location', `/v1/merchant/invoices/${invoice.id}`);
       if (replayed) reply.header('Idempotent-Replayed', 'true');

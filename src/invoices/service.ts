@@ -8,11 +8,14 @@ import { formatMoney, parseInvoiceAmount } from '../money/money.js';
 import { type DepositAddress, newDepositAddresses } from '../networks/deposit-address.js';
 import { type AddressKind, addressKind, type PaymentMethod, tokenDecimals } from '../networks/methods.js';
 import type { NetworkRegistry } from '../networks/network.js';
+import type { RateBook } from '../rates/book.js';
+import { RateUnavailableError } from '../rates/errors.js';
 import { newEvent } from './events.js';
 import { requestFingerprint } from './idempotency.js';
 import { toInvoice } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
 import { opened, schedule } from './lifecycle.js';
+import { priceInvoice } from './pricing.js';
 import type { InvoiceWithPayments } from './repository.js';
 import * as repo from './repository.js';
 import type { InvoiceStatus } from './status.js';
@@ -38,6 +41,8 @@ export interface InvoiceContext {
   publicBaseUrl: string;
   /** Where deposit addresses come from: the network's family writes them. */
   networks: NetworkRegistry;
+  /** Where an invoice priced in another currency gets its rate (contract §19). */
+  rates: RateBook;
 }
 
 /** Creates a pending invoice on the caller's project; currency, network and expiry come from the project. */
@@ -48,22 +53,54 @@ export async function createInvoice(
   idempotencyKey: string | undefined,
   ctx: InvoiceContext,
 ): Promise<Created> {
-  const amount = parseInvoiceAmount(input.amount);
+  const amount = parseInvoiceAmount(input.amount, 'amount', principal.currency);
   if (!amount.ok) {
     throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
   }
-  const methods = offeredMethods(principal, input.network ?? undefined);
-  const id = newId('inv');
-  const expiresAt = new Date(ctx.now.getTime() + principal.invoiceTtlSeconds * 1000);
-  const toleranceBasisPoints = Math.round(Number(principal.tolerancePercent) * 100);
-  const { dueAt, openUntil } = schedule(opened(amount.value, expiresAt, toleranceBasisPoints));
-  const addresses = await newDepositAddresses(db, ctx.networks, principal.projectId, methods, id);
-  const offered = methods.map((m) => {
-    const kind = addressKind(ctx.networks, m.network) as AddressKind;
+  const methods = offeredMethods(principal, input.network ?? undefined).map((m) => {
     const decimals = tokenDecimals(ctx.networks, m);
     // Methods are checked against the registry when set; a network since removed cannot be offered.
     if (decimals === undefined) throw new Error(`${m.currency} on ${m.network} is no longer configured`);
-    return { ...m, pay_address: (addresses[kind] as DepositAddress).address, decimals };
+    return { ...m, decimals };
+  });
+  const claim =
+    idempotencyKey === undefined
+      ? undefined
+      : {
+          key: idempotencyKey,
+          fingerprint: requestFingerprint({
+            amount: formatMoney(amount.value),
+            order_id: input.order_id ?? undefined,
+            metadata: input.metadata ?? {},
+            redirect_url: input.redirect_url ?? null,
+            cancel_url: input.cancel_url ?? null,
+            network: input.network ?? undefined,
+          }),
+        };
+  // Priced before anything is written: without a rate, nothing is stored (contract §19).
+  const priced = await priceInvoice(
+    ctx.rates,
+    principal.currency,
+    amount.value,
+    (methods[0] as PaymentMethod).currency,
+    Math.min(...methods.map((m) => m.decimals)),
+  ).catch(async (err) => {
+    // A retry of a create that was made while a rate was at hand is a replay, rate or no rate.
+    if (err instanceof RateUnavailableError && claim) {
+      const replay = await replayOf(db, principal.projectId, claim);
+      if (replay) return replay;
+    }
+    throw err;
+  });
+  if ('invoice' in priced) return priced;
+  const id = newId('inv');
+  const expiresAt = new Date(ctx.now.getTime() + principal.invoiceTtlSeconds * 1000);
+  const toleranceBasisPoints = Math.round(Number(principal.tolerancePercent) * 100);
+  const { dueAt, openUntil } = schedule(opened(priced.tokenAmount, expiresAt, toleranceBasisPoints));
+  const addresses = await newDepositAddresses(db, ctx.networks, principal.projectId, methods, id);
+  const offered = methods.map((m) => {
+    const kind = addressKind(ctx.networks, m.network) as AddressKind;
+    return { ...m, pay_address: (addresses[kind] as DepositAddress).address };
   });
   const only = offered.length === 1 ? offered[0] : undefined;
   const invoice: InvoiceRow = {
@@ -72,6 +109,8 @@ export async function createInvoice(
     status: 'pending',
     amount: formatMoney(amount.value),
     currency: principal.currency,
+    rate: priced.rate,
+    token_amount: formatMoney(priced.tokenAmount),
     network: only?.network ?? null,
     payment_methods: offered,
     order_id: input.order_id ?? null,
@@ -102,21 +141,6 @@ export async function createInvoice(
     { invoice: toInvoice(invoice, ctx.publicBaseUrl, []), previous_status: null },
     ctx.now,
   );
-  const claim =
-    idempotencyKey === undefined
-      ? undefined
-      : {
-          key: idempotencyKey,
-          fingerprint: requestFingerprint({
-            amount: invoice.amount,
-            order_id: input.order_id ?? undefined,
-            metadata: invoice.metadata,
-            redirect_url: invoice.redirect_url,
-            cancel_url: invoice.cancel_url,
-            network: input.network ?? undefined,
-          }),
-        };
-
   // Nothing written means the API key was not live in the statement's snapshot, or the idempotency
   // key was taken. confirm() answers the first with its auth error; the second replays. A second try
   // settles the two rare races in between: a key live again (a project re-activated meanwhile), or a
@@ -126,13 +150,23 @@ export async function createInvoice(
     if (inserted) return { invoice: { ...inserted, payments: [] }, replayed: false };
     await principal.confirm();
     if (!claim) continue;
-    const existing = await repo.findClaimedInvoice(db, principal.projectId, claim.key);
-    if (!existing) continue;
-    if (existing.request_hash !== claim.fingerprint) throw reusedKey();
-    const { request_hash: _, ...replayed } = existing;
-    return { invoice: replayed, replayed: true };
+    const replay = await replayOf(db, principal.projectId, claim);
+    if (replay) return replay;
   }
   throw new Error('invoice insert wrote nothing for a live key');
+}
+
+/** The invoice an idempotency key already made, if any (VALIDATION_ERROR when made by another request). */
+async function replayOf(
+  db: Kysely<Database>,
+  projectId: string,
+  claim: { key: string; fingerprint: string },
+): Promise<Created | undefined> {
+  const existing = await repo.findClaimedInvoice(db, projectId, claim.key);
+  if (!existing) return undefined;
+  if (existing.request_hash !== claim.fingerprint) throw reusedKey();
+  const { request_hash: _, ...replayed } = existing;
+  return { invoice: replayed, replayed: true };
 }
 
 /** The project's methods, or only those of the network the request names (VALIDATION_ERROR if none). */

@@ -112,7 +112,7 @@ export const merchantAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const project = await merchants.createProject(
         app.db,
-        app.config.networks,
+        app.config,
         request.body,
         byOperator(app.clock()),
       );
@@ -136,7 +136,7 @@ export const merchantAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const project = await merchants.updateProject(
         app.db,
-        app.config.networks,
+        app.config,
         request.params.id,
         request.body,
         byOperator(app.clock()),

@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import { byOperator } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
-import type { NetworkRegistry } from '../networks/network.js';
 import { hasAnyAccount } from './repository.js';
-import { createAccount, createProject, issueApiKey } from './service.js';
+import { type Catalog, createAccount, createProject, issueApiKey } from './service.js';
 
 /**
  * A brand-new embedded database gets a demo account, a sandbox project and a key, so that
@@ -12,7 +11,7 @@ import { createAccount, createProject, issueApiKey } from './service.js';
  */
 export async function seedDemo(
   db: Kysely<Database>,
-  networks: NetworkRegistry,
+  catalog: Catalog,
   now: Date,
 ): Promise<{ secret: string; accountId: string } | undefined> {
   if (await hasAnyAccount(db)) return undefined;
@@ -20,7 +19,7 @@ export async function seedDemo(
   const account = await createAccount(db, { name: 'Demo account' }, change);
   const project = await createProject(
     db,
-    networks,
+    catalog,
     { account_id: account.id, name: 'Demo shop', network: 'sandbox' },
     change,
   );

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum } from '../http/schemas.js';
 import { MAX_METHODS } from '../networks/methods.js';
-import { CURRENCIES, INVOICE_CURRENCIES } from '../networks/network.js';
+import { CURRENCIES } from '../networks/network.js';
 import { ActiveStatusSchema, MAX_TTL_SECONDS, MIN_TTL_SECONDS } from './merchant.js';
 
 /**
@@ -23,9 +23,16 @@ export const NetworkName = Type.String({
   examples: ['polygon'],
 });
 
-/** The invoice currency (contract §15): USD is paid in USDT or USDC at par; a token only in itself. */
-export const Currency = StringEnum(INVOICE_CURRENCIES, {
-  description: 'What invoices are priced in: `USD` (paid in USDT or USDC at par), `USDT` or `USDC`',
+/**
+ * The invoice currency (contract §15, §19): USD is paid in USDT or USDC at par, a token only in
+ * itself, any other currency at a rate locked per invoice. Which codes a rate source quotes depends on
+ * the operator's sources, so that is checked with the payment settings (networks/methods.ts).
+ */
+export const Currency = Type.String({
+  pattern: '^[A-Z]{3,4}$',
+  description:
+    'What invoices are priced in: `USD` (paid in USDT or USDC at par), `USDT` or `USDC` (only in that token), or an ISO 4217 code an enabled rate source quotes, such as `EUR`, `GBP` or `JPY` (paid in USDT or USDC at a rate locked when the invoice is made)',
+  examples: ['USD', 'EUR'],
 });
 
 /** A token a network may offer. */

@@ -117,7 +117,8 @@ describe('a project of several methods', () => {
       { underpayment_tolerance_percent: 1.005 },
       ['underpayment_tolerance_percent: multiple_of'],
     ],
-    ['a currency of no kind', { currency: 'EUR' }, ['currency: enum']],
+    ['a currency of no kind', { currency: 'XYZ' }, ['currency: enum']],
+    ['a currency in lower case', { currency: 'eur' }, ['currency: pattern']],
   ])('refuses %s', async (_, body, rules) => {
     expect((await violations(body)).sort()).toEqual([...rules].sort());
   });
@@ -214,6 +215,7 @@ describe('the rules, against a reference', () => {
             withTron === families.has('tron');
           const errors = paymentSettingsErrors(networks, {
             currency,
+            priced: new Set(['EUR']),
             methods,
             evmXpub: withEvm ? TEST_XPUB : null,
             tronXpub: withTron ? TRON_TEST_XPUB : null,

@@ -11,6 +11,7 @@ import {
   paymentSettingsErrors,
 } from '../networks/methods.js';
 import { type Currency, type NetworkRegistry, SANDBOX } from '../networks/network.js';
+import type { RateSettings } from '../rates/settings.js';
 import { generateApiKey, hashApiKey, last4 } from './api-key.js';
 import type { ActiveStatus, ProjectRow } from './merchant.table.js';
 import * as repo from './repository.js';
@@ -67,13 +68,19 @@ export interface NewProject extends PaymentInput {
   invoice_ttl_seconds?: number | undefined;
 }
 
+/** What the payment settings are checked against: the networks and the currencies a rate source quotes. */
+export interface Catalog {
+  networks: NetworkRegistry;
+  rates: Pick<RateSettings, 'currencies'>;
+}
+
 export async function createProject(
   db: Kysely<Database>,
-  networks: NetworkRegistry,
+  catalog: Catalog,
   input: NewProject,
   change: Change,
 ) {
-  const settings = paymentSettings(networks, undefined, input);
+  const settings = paymentSettings(catalog, undefined, input);
   return db.transaction().execute(async (tx) => {
     const account = await repo.findAccount(tx, input.account_id);
     if (!account) {
@@ -114,7 +121,7 @@ const PAYMENT_FIELDS = [
 
 export async function updateProject(
   db: Kysely<Database>,
-  networks: NetworkRegistry,
+  catalog: Catalog,
   id: string,
   changes: ProjectChanges,
   change: Change,
@@ -129,7 +136,7 @@ export async function updateProject(
       ...(status === undefined ? {} : { status }),
       ...(name === undefined ? {} : { name }),
       ...(invoice_ttl_seconds === undefined ? {} : { invoice_ttl_seconds }),
-      ...(touchesPayment ? paymentSettings(networks, current, changes) : {}),
+      ...(touchesPayment ? paymentSettings(catalog, current, changes) : {}),
       updated_at: change.now,
     });
     if (!row) throw ApiError.notFound('No project with this id');
@@ -141,7 +148,8 @@ export async function updateProject(
 }
 
 /** The payment columns of a project after `input` (contract §15), or VALIDATION_ERROR naming every problem. */
-function paymentSettings(networks: NetworkRegistry, current: ProjectRow | undefined, input: PaymentInput) {
+function paymentSettings(catalog: Catalog, current: ProjectRow | undefined, input: PaymentInput) {
+  const { networks } = catalog;
   const currency = input.currency ?? current?.currency ?? 'USDT';
   const problems: FieldError[] = [];
   let methods: PaymentMethod[];
@@ -189,6 +197,7 @@ function paymentSettings(networks: NetworkRegistry, current: ProjectRow | undefi
   problems.push(
     ...paymentSettingsErrors(networks, {
       currency,
+      priced: catalog.rates.currencies,
       methods,
       evmXpub: evm.xpub,
       tronXpub: tron.xpub,

@@ -4,6 +4,8 @@
  * the edges (the wire, PostgreSQL's numeric) and token units only at a chain's edge; every conversion
  * between the three is in this file. Never a float.
  */
+import { currencyDecimals } from './currencies.js';
+
 declare const brand: unique symbol;
 export type Money = bigint & { readonly [brand]: 'Money' };
 
@@ -49,10 +51,22 @@ export type Parsed = { ok: true; value: Money } | { ok: false; rule: string; mes
 /** Contract §4: up to 15 integer digits, no leading zero, optionally 1 or 2 decimals, above zero. */
 const INVOICE_AMOUNT = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,2})?$/;
 
-/** An invoice amount as the merchant sends it. Never throws; the failure names the rule broken. */
-export function parseInvoiceAmount(input: unknown, field = 'amount'): Parsed {
+/**
+ * An invoice amount as the merchant sends it. Never throws; the failure names the rule broken.
+ * `currency` narrows the decimals to the currency's own (contract §19: JPY has none), and the message
+ * says why.
+ */
+export function parseInvoiceAmount(input: unknown, field = 'amount', currency?: string): Parsed {
   if (typeof input !== 'string') return notAString(input, field);
-  if (INVOICE_AMOUNT.test(input)) return positive(money(input), field);
+  if (INVOICE_AMOUNT.test(input)) {
+    if (currency !== undefined && currencyDecimals(currency) === 0 && input.includes('.')) {
+      return fail(
+        'decimal_places',
+        `${field} is in ${currency}, which has no minor unit: send a whole number such as "1500", with no decimal point`,
+      );
+    }
+    return positive(money(input), field);
+  }
   if (/^(0|[1-9][0-9]*)\.[0-9]{3,}$/.test(input)) {
     return fail('decimal_places', `${field} may have at most 2 digits after the decimal point`);
   }
@@ -64,6 +78,16 @@ export function parseInvoiceAmount(input: unknown, field = 'amount'): Parsed {
     'format',
     `${field} must be a positive decimal string such as "10" or "10.50" (no sign, exponent, spaces or leading zeros)`,
   );
+}
+
+/** An amount in `currency` with exactly its decimals ("10.50", "1500"), rounded DOWN beyond them. */
+export function formatAmount(value: Money, currency: string): string {
+  if (value < 0n) throw new RangeError('money is never negative');
+  const decimals = currencyDecimals(currency);
+  const whole = (value / ONE).toString();
+  if (decimals === 0) return whole;
+  const fraction = (value % ONE).toString().padStart(MONEY_DECIMALS, '0').slice(0, decimals);
+  return `${whole}.${fraction}`;
 }
 
 /** What one payment may carry (a chain transfer, a simulated payment): up to 20 digits and 18 decimals. */

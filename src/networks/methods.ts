@@ -1,4 +1,5 @@
 import type { FieldError } from '../http/errors.js';
+import { isFiat } from '../money/currencies.js';
 import { FAMILY, type FamilyName } from './family.js';
 import { CURRENCIES, type Currency, INVOICE_CURRENCIES, type NetworkRegistry, SANDBOX } from './network.js';
 import { unknownNetwork } from './settings.js';
@@ -36,11 +37,14 @@ export function methodLabel(networks: NetworkRegistry, m: PaymentMethod): string
   return `${m.currency} on ${networks.label(m.network)}`;
 }
 
-/** Whether an invoice priced in `invoiceCurrency` may be paid in `token` (USD at par in either). */
+/**
+ * Whether an invoice priced in `invoiceCurrency` may be paid in `token`: a token invoice only in
+ * itself; USD (at par) and any other currency (at a locked rate, contract §19) in either token.
+ */
 export function payableIn(invoiceCurrency: string, token: string): boolean {
-  return invoiceCurrency === 'USD'
-    ? (CURRENCIES as readonly string[]).includes(token)
-    : invoiceCurrency === token;
+  const tokens: readonly string[] = CURRENCIES;
+  if (tokens.includes(invoiceCurrency)) return invoiceCurrency === token;
+  return tokens.includes(token);
 }
 
 /** Where a method's deposit address comes from; undefined for a network the registry does not know. */
@@ -69,6 +73,8 @@ export function networkMethods(
 /** What a project's payment settings are, all together (contract §15). */
 export interface PaymentSettings {
   currency: string;
+  /** The fiat currencies an enabled rate source quotes, besides USD, USDT and USDC (contract §19). */
+  priced: ReadonlySet<string>;
   methods: readonly PaymentMethod[];
   evmXpub: string | null;
   tronXpub: string | null;
@@ -88,9 +94,8 @@ const error = (field: string, rule: string, message: string): FieldError => ({
  * payable in the invoice currency, appears once, and has the key its family derives addresses from.
  */
 export function paymentSettingsErrors(networks: NetworkRegistry, s: PaymentSettings): FieldError[] {
-  if (!(INVOICE_CURRENCIES as readonly string[]).includes(s.currency)) {
-    return [error('currency', 'enum', `currency must be one of ${INVOICE_CURRENCIES.join(', ')}`)];
-  }
+  const currencyProblem = currencyError(s.currency, s.priced);
+  if (currencyProblem) return [currencyProblem];
   const problems: FieldError[] = [];
   if (s.methods.length === 0 || s.methods.length > MAX_METHODS) {
     problems.push(error('payment_methods', 'size', `payment_methods must hold 1 to ${MAX_METHODS} methods`));
@@ -146,6 +151,22 @@ export function paymentSettingsErrors(networks: NetworkRegistry, s: PaymentSetti
     );
   }
   return problems;
+}
+
+function currencyError(currency: string, priced: ReadonlySet<string>): FieldError | undefined {
+  if ((INVOICE_CURRENCIES as readonly string[]).includes(currency) || priced.has(currency)) return undefined;
+  if (isFiat(currency)) {
+    return error(
+      'currency',
+      'unsupported',
+      `no enabled exchange-rate source quotes ${currency}; the operator can enable one that does (PAYDESK_RATE_SOURCES)`,
+    );
+  }
+  return error(
+    'currency',
+    'enum',
+    `currency must be USD, USDT, USDC or an ISO 4217 currency code such as EUR, GBP or JPY`,
+  );
 }
 
 /** A family's methods need its account-level xpub (m/44'/60'/0', m/44'/195'/0'); no method, no key. */

@@ -1,3 +1,5 @@
+import { FIAT_CURRENCIES } from '../money/currencies.js';
+
 /** The rate sources Paydesk has adapters for (contract §19); PAYDESK_RATE_SOURCES orders a subset. */
 export const SOURCE_NAMES = ['kraken', 'coinbase', 'ecb'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
@@ -28,6 +30,8 @@ export interface RateSettings {
   /** How long one answer (or one failure) of a source is reused before the source is asked again. */
   readonly cacheMs: number;
   readonly endpoints: Readonly<Record<SourceName, SourceEndpoint>>;
+  /** The fiat currencies an enabled source quotes: what a project may price its invoices in (contract §19). */
+  readonly currencies: ReadonlySet<string>;
 }
 
 export class RateSettingsError extends Error {}
@@ -71,6 +75,7 @@ export function rateSettings(raw: RawRateSettings): RateSettings {
       coinbase: endpoint('PAYDESK_RATE_COINBASE_URL', raw.urls.coinbase),
       ecb: endpoint('PAYDESK_RATE_ECB_URL', raw.urls.ecb),
     }),
+    currencies: quotedCurrencies(sources as SourceName[]),
   });
 }
 
@@ -94,4 +99,27 @@ function endpoint(variable: string, value: string): SourceEndpoint {
   url.username = '';
   url.password = '';
   return Object.freeze({ url: url.toString().replace(/\/+$/, ''), authorization });
+}
+
+/**
+ * Which currencies each source prices USDT and USDC in, so a project's currency is checked when it is
+ * set, without asking any source (contract §19: "an ISO 4217 code an enabled rate source quotes").
+ * A source that stops quoting one later answers `unsupported_pair`, and the next source is tried.
+ */
+const QUOTED: Record<SourceName, readonly string[]> = {
+  // Kraken's spot markets for USDT and USDC against fiat (its asset pairs list).
+  kraken: ['EUR', 'GBP', 'CAD', 'AUD', 'CHF', 'JPY'],
+  // Coinbase's prices API answers for the fiat currencies of its /v2/currencies list: every active ISO
+  // 4217 code we know of is asked, and one it lacks is an `unsupported_pair` at lookup.
+  coinbase: FIAT_CURRENCIES,
+  // The ECB's daily reference rates: the euro and the currencies it publishes against it.
+  ecb: 'EUR USD JPY CZK DKK GBP HUF PLN RON SEK CHF ISK NOK TRY AUD BRL CAD CNY HKD IDR ILS INR KRW MXN MYR NZD PHP SGD THB ZAR'.split(
+    ' ',
+  ),
+};
+
+/** The fiat currencies (never USD, which is paid at par) that at least one enabled source quotes. */
+export function quotedCurrencies(sources: readonly SourceName[]): ReadonlySet<string> {
+  const fiat = new Set(FIAT_CURRENCIES);
+  return new Set(sources.flatMap((s) => QUOTED[s]).filter((c) => fiat.has(c)));
 }
