@@ -6,6 +6,7 @@ import { TEST_XPUB, TRON_TEST_XPUB } from '../test/chain/wallet.js';
 import { benchDatabase, seedInvoices, withClient } from './database.js';
 import { type LoadRequest, type LoadSettings, type Measurement, measure } from './load.js';
 import { assertAllAlive, type Child, killAllNow, stopAll } from './processes.js';
+import { rateSources } from './rates.js';
 import { type BenchResults, formatTable, judge, type Row } from './report.js';
 import { adminAuth, newMerchant, post, startFloor, startPaydesk } from './servers.js';
 
@@ -70,6 +71,7 @@ async function hotPaths(paydesk: Child, floor: Child): Promise<Row[]> {
       floor: await run('create, floor', create(`${floor.baseUrl}/invoices`, {}), floor),
       paydesk: await run('create, paydesk', create(invoices, { authorization: merchant.auth }), paydesk),
     },
+    ...(await pricedCreates(paydesk, create)),
     ...(await chainCreates(paydesk, create)),
     {
       scenario: 'get',
@@ -134,6 +136,45 @@ async function chainCreates(
     ),
   });
   return rows;
+}
+
+/**
+ * Creates priced in USD (at par) and in EUR (at a locked rate, contract §19), back to back on sandbox
+ * projects: what the rate lookup costs a create. The rate sources are a local server answering in
+ * Kraken's and Coinbase's formats (bench/rates.ts); how often Paydesk asked them during the EUR run is
+ * read from its metrics: about once per source per PAYDESK_RATE_CACHE_SECONDS, whatever the load.
+ */
+async function pricedCreates(
+  paydesk: Child,
+  create: (url: string, headers: Record<string, string>) => LoadRequest,
+): Promise<Row[]> {
+  const url = `${paydesk.baseUrl}/v1/merchant/invoices`;
+  const usd = await newMerchant(paydesk, 'bench-usd', { currency: 'USD' });
+  let eur: { auth: string };
+  try {
+    eur = await newMerchant(paydesk, 'bench-eur', { currency: 'EUR' });
+  } catch {
+    process.stdout.write('  create, EUR: not supported by this Paydesk, skipped\n');
+    return [];
+  }
+  const usdRow = await run('create (USD), paydesk', create(url, { authorization: usd.auth }), paydesk);
+  const before = await rateSourceCalls(paydesk);
+  const eurRow = await run('create (EUR), paydesk', create(url, { authorization: eur.auth }), paydesk);
+  const after = await rateSourceCalls(paydesk);
+  const calls = Object.entries(after).map(([source, n]) => `${source} ${n - (before[source] ?? 0)}`);
+  process.stdout.write(
+    `  rate source calls during the EUR run (${eurRow.requests.toLocaleString('en-US')} creates): ${calls.join(', ')}\n`,
+  );
+  return [
+    { scenario: 'create, USD', paydesk: usdRow },
+    { scenario: 'create, EUR', paydesk: eurRow },
+  ];
+}
+
+async function rateSourceCalls(paydesk: Child): Promise<Record<string, number>> {
+  const res = await fetch(`${paydesk.baseUrl}/v1/admin/metrics`, { headers: { authorization: adminAuth() } });
+  const body = (await res.json()) as { data: { rate_source_calls?: Record<string, number> } };
+  return body.data.rate_source_calls ?? {};
 }
 
 /** The first page of a second project with 1k invoices, then with `bigList`, both seeded with SQL. */
@@ -227,6 +268,7 @@ async function runBackend(backend: Backend): Promise<BackendResults> {
       results: RESULTS,
       databaseUrl: urls.paydesk,
       profile: Boolean(process.env.BENCH_CPU_PROF),
+      env: rates.env,
     });
     runtimeUsed = runtime;
     const floor = await startFloor({ results: RESULTS, databaseUrl: urls.floor });
@@ -254,8 +296,11 @@ async function runBackend(backend: Backend): Promise<BackendResults> {
 
 let runtimeUsed = '';
 
+let rates: Awaited<ReturnType<typeof rateSources>>;
+
 async function main() {
   mkdirSync(RESULTS, { recursive: true });
+  rates = await rateSources();
   const backends = (process.env.BENCH_DATABASES || 'postgres,pglite').split(',') as Backend[];
   const pgVersion = await withClient(
     database.baseUrl,
@@ -295,6 +340,7 @@ let cleaned: Promise<void> | undefined;
 const cleanup = () => {
   cleaned ??= (async () => {
     await stopAll();
+    await rates?.close();
     await database.release(!process.env.BENCH_KEEP_DB).catch(() => {});
   })();
   return cleaned;

@@ -33,6 +33,8 @@ export async function startPaydesk(options: {
   results: string;
   databaseUrl: string;
   profile: boolean;
+  /** More environment for the child (the rate sources' URLs). */
+  env?: Record<string, string>;
 }): Promise<{ child: Child; runtime: string }> {
   const { args, runtime } = paydeskCommand(
     options.root,
@@ -55,6 +57,7 @@ export async function startPaydesk(options: {
       PAYDESK_ADMIN_TOKEN: adminToken,
       LOG_LEVEL: 'warn',
       REDIS_URL: process.env.BENCH_REDIS_URL,
+      ...options.env,
     },
   });
   return { child, runtime };

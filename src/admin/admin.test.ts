@@ -111,10 +111,10 @@ describe('projects', () => {
 
   test('POST /projects lists every invalid field at once', async () => {
     const { id } = await newAccount();
-    const body = { account_id: id, name: 'S', currency: 'EUR', network: 'ethereum', color: 'red' };
+    const body = { account_id: id, name: 'S', currency: 'eur', network: 'ethereum', color: 'red' };
     expect(await violations(call('POST', '/projects', body))).toEqual([
       'color: unknown_field',
-      'currency: enum',
+      'currency: pattern',
     ]);
     expect(
       await violations(call('POST', '/projects', { account_id: id, name: 'S', network: 'dogechain' })),

@@ -92,8 +92,8 @@ const CASES: Case[] = [
   },
   {
     what: 'a currency we do not take',
-    api: { method: 'PATCH', url: () => `/v1/admin/projects/${projectId}`, body: { currency: 'EUR' } },
-    form: { url: '/dashboard/settings', body: { ...SETTINGS, currency: 'EUR' } },
+    api: { method: 'PATCH', url: () => `/v1/admin/projects/${projectId}`, body: { currency: 'XYZ' } },
+    form: { url: '/dashboard/settings', body: { ...SETTINGS, currency: 'XYZ' } },
     rules: ['enum'],
   },
   payment('no payment method', { payment_methods: [] }, { payment_methods: [] }, ['min_items']),

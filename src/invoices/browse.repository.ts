@@ -26,6 +26,7 @@ const COLUMNS = [
   'amount',
   'amount_paid',
   'currency',
+  'rate',
   'network',
   'pay_address',
   'tx_hash',

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { formatMoney, money } from '../money/money.js';
+import { formatAmount, formatMoney, money } from '../money/money.js';
 import type { ListInput } from './browse.js';
 import * as repo from './browse.repository.js';
 
@@ -20,6 +20,11 @@ const CSV_COLUMNS = [
   'created_at',
   'payment_expires_at',
   'paid_at',
+  // The rate an invoice priced in another currency locked (contract §19); empty at par.
+  'rate_pair',
+  'rate_value',
+  'rate_source',
+  'rate_fetched_at',
 ] as const;
 
 /**
@@ -55,8 +60,14 @@ export function invoiceCsv(
         .map((r) => {
           const shaped = {
             ...r,
-            amount: formatMoney(money(r.amount)),
-            amount_paid: formatMoney(money(r.amount_paid)),
+            amount: formatAmount(money(r.amount), r.currency),
+            amount_paid: r.rate
+              ? formatAmount(money(r.amount_paid), r.currency)
+              : formatMoney(money(r.amount_paid)),
+            rate_pair: r.rate?.pair,
+            rate_value: r.rate?.value,
+            rate_source: r.rate?.source,
+            rate_fetched_at: r.rate?.fetched_at,
           };
           return `${CSV_COLUMNS.map((c) => csvCell(shaped[c])).join(',')}\r\n`;
         })

@@ -35,8 +35,9 @@ export function invoicePage(
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 <section class="panel" aria-labelledby="fields" tabindex="0"><h2 id="fields">Details</h2><dl class="details">
 ${definition('Status', badge(i.status))}
-${definition('Amount', `${formatMoney(money(i.amount))} ${i.currency}`)}
-${definition('Amount paid', `${formatMoney(money(i.amount_paid))} ${i.currency}`)}
+${definition('Amount', `${d.shown.amount} ${i.currency}`)}
+${definition('Amount paid', `${d.shown.amount_paid} ${i.currency}`)}
+${d.shown.rate ? definition('Rate', rateText(d.shown.rate)) : ''}
 ${definition('Order', i.order_id)}
 ${definition('Network', i.network ? networks.label(i.network) : open)}
 ${definition('Pay address', i.pay_address ? html`<code>${i.pay_address}</code>` : open)}
@@ -111,4 +112,10 @@ function txLink(networks: NetworkRegistry, network: string, txHash: string): Htm
   return url
     ? html`<a href="${url}" rel="noopener noreferrer" target="_blank"><code>${txHash}</code><span class="visually-hidden"> (opens the block explorer)</span></a>`
     : html`<code>${txHash}</code>`;
+}
+
+/** "1 USDT = 0.9234 EUR (kraken, 2026-11-24T10:04:05.000Z)": the rate the invoice locked (contract §19). */
+function rateText(rate: NonNullable<Invoice['rate']>): string {
+  const [base, quote] = rate.pair.split('/');
+  return `1 ${base} = ${rate.value} ${quote} (${rate.source}, ${rate.fetched_at})`;
 }

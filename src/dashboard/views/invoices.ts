@@ -1,6 +1,6 @@
 import type { InvoiceListRow } from '../../invoices/browse.js';
 import { INVOICE_STATUSES } from '../../invoices/status.js';
-import { formatMoney, money } from '../../money/money.js';
+import { formatAmount, money } from '../../money/money.js';
 import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { badge, ROOT, shell, time } from '../layout.js';
@@ -26,7 +26,7 @@ export function invoicesPage(ctx: DashboardContext, v: ListView): string {
     (r) => html`<tr>
 <td><a href="${ROOT}/invoices/${r.id}"><code>${r.id}</code></a></td>
 <td>${r.order_id ?? html`<span class="muted">—</span>`}</td>
-<td class="num">${formatMoney(money(r.amount))} ${r.currency}</td>
+<td class="num">${formatAmount(money(r.amount), r.currency)} ${r.currency}</td>
 <td>${badge(r.status)}</td>
 <td>${time(r.created_at)}</td>
 </tr>`,

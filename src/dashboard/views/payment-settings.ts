@@ -1,3 +1,4 @@
+import type { Catalog } from '../../merchants/service.js';
 import type { FamilyName } from '../../networks/family.js';
 import { methodKey, methodLabel, networkMethods, type PaymentMethod } from '../../networks/methods.js';
 import { INVOICE_CURRENCIES, type NetworkRegistry, SANDBOX } from '../../networks/network.js';
@@ -80,10 +81,13 @@ function networkNote(networks: NetworkRegistry, name: string): string {
 
 /** The payment part of the Settings form (contract §15): methods, invoice currency, tolerance, keys. */
 export function paymentFields(
-  networks: NetworkRegistry,
+  catalog: Catalog,
   form: PaymentForm,
   previews: Partial<Record<FamilyName, AddressPreview>>,
 ): Html {
+  const { networks } = catalog;
+  // At par first, then every currency an enabled rate source quotes (contract §19), A to Z.
+  const currencies = [...INVOICE_CURRENCIES, ...[...catalog.rates.currencies].sort()];
   const ticked = new Set(form.payment_methods);
   const options = methodOptions(networks, form.payment_methods);
   const byNetwork = [...new Set(options.map((o) => o.network))].map((network) => ({
@@ -102,8 +106,8 @@ export function paymentFields(
           html`<label class="check"><input type="checkbox" name="payment_methods" value="${o.key}"${ticked.has(o.key) ? html` checked` : ''}> ${o.label}</label>`,
       )}${g.note ? html`<span class="muted">${g.note}</span>` : ''}</li>`,
   )}</ul></fieldset>
-<div class="field"><label for="currency">Invoice currency</label><select id="currency" name="currency" aria-describedby="currency-hint">${INVOICE_CURRENCIES.map(currency)}</select>
-<p class="hint" id="currency-hint">What invoice amounts are in. USD is paid in USDT or USDC at par (1 USD = 1 USDT = 1 USDC); USDT or USDC only in that token.</p></div>
+<div class="field"><label for="currency">Invoice currency</label><select id="currency" name="currency" aria-describedby="currency-hint">${currencies.map(currency)}</select>
+<p class="hint" id="currency-hint">What invoice amounts are in. USD is paid in USDT or USDC at par (1 USD = 1 USDT = 1 USDC); USDT or USDC only in that token. Any other currency (EUR, GBP, JPY …) is paid in USDT or USDC at an exchange rate locked when the invoice is made.</p></div>
 <div class="field"><label for="tolerance">Underpayment tolerance (%)</label><input id="tolerance" name="underpayment_tolerance_percent" type="text" inputmode="decimal" maxlength="20" autocomplete="off" value="${form.underpayment_tolerance_percent}" aria-describedby="tolerance-hint">
 <p class="hint" id="tolerance-hint">An invoice counts as paid when this much of it or less is missing (wallets and exchanges sometimes take a fee): 0 to 50, up to two decimals. Empty means 0.</p></div>
 ${keyFields(networks).map((k) => keyField(k, form[`${k.family}_xpub`], previews[k.family]))}`;

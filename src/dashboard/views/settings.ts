@@ -1,8 +1,8 @@
 import type { Branding } from '../../branding/branding.js';
 import { MAX_LOGO_BYTES, MAX_LOGO_SIDE } from '../../branding/logo.js';
 import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from '../../merchants/merchant.js';
+import type { Catalog } from '../../merchants/service.js';
 import type { FamilyName } from '../../networks/family.js';
-import type { NetworkRegistry } from '../../networks/network.js';
 import type { AddressPreview } from '../../networks/preview.js';
 import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
@@ -17,7 +17,7 @@ export interface SettingsForm extends PaymentForm {
 
 export function settingsPage(
   ctx: DashboardContext,
-  networks: NetworkRegistry,
+  catalog: Catalog,
   form: SettingsForm,
   opts: {
     errors?: readonly PageMessage[];
@@ -37,7 +37,7 @@ ${errorSummary(opts.errors ?? [])}
 <div class="panel"><form method="post" action="${ROOT}/settings" novalidate data-settings>${csrf(ctx)}
 <div class="field"><label for="name">Project name</label><input id="name" name="name" type="text" maxlength="100" required value="${form.name}" aria-describedby="name-hint"><p class="hint" id="name-hint">Payers see it on the payment page.</p></div>
 <div class="field"><label for="ttl">Invoice lifetime (minutes)</label><input id="ttl" name="ttl_minutes" type="number" inputmode="numeric" min="${MIN_TTL_SECONDS / 60}" max="${MAX_TTL_SECONDS / 60}" required value="${form.ttl_minutes}" aria-describedby="ttl-hint"><p class="hint" id="ttl-hint">How long a payer has to pay: 1 minute to 7 days.</p></div>
-${paymentFields(networks, form, opts.previews ?? {})}
+${paymentFields(catalog, form, opts.previews ?? {})}
 <div class="actions"><button type="submit" name="intent" value="preview" class="button">Preview addresses</button><button type="submit" name="intent" value="save" class="button button-primary">Save</button></div>
 </form></div>
 ${opts.branding ? brandingPanel(ctx, opts.branding, opts.brandingErrors ?? []) : ''}`,

@@ -37,10 +37,21 @@ export interface Invoice {
   id: string;
   project_id: string;
   status: 'pending' | 'paid' | 'expired' | 'failed';
-  /** Decimal string with exactly two decimals */
+  /** Decimal string with the currency's decimals: two, none for currencies without a minor unit (JPY) */
   amount: string;
-  /** What `amount` is in: USD, USDT or USDC */
+  /** What `amount` and `amount_paid` are in: USD, USDT, USDC, or a currency priced at `rate` (EUR, GBP, JPY …) */
   currency: string;
+  /** The exchange rate locked when the invoice was made, kept for its lifetime and late window; every method's `amount_due` follows from it (the invoice's tokens at par with each other). Null for USD, USDT and USDC invoices. */
+  rate: {
+    /** The rate source that priced the invoice */
+    source: string;
+    /** What the source quoted: "USDT/EUR" is the price of one USDT in euros */
+    pair: string;
+    /** An exact decimal string */
+    value: string;
+    /** RFC 3339, UTC, milliseconds */
+    fetched_at: string;
+  } | null;
   /** The network of the one payment method; with several, null until the first payment, then its network */
   network: string | null;
   /** Present only when one was given at creation */
@@ -76,7 +87,7 @@ export interface Invoice {
     /** RFC 3339, UTC, milliseconds */
     created_at: string;
   }[];
-  /** Sum of confirmed payments, a decimal string ("0.00" at first) */
+  /** Sum of confirmed payments in the invoice currency, a decimal string ("0.00" at first); at a locked rate, their worth at that rate, rounded down */
   amount_paid: string;
   /** True when paid within 24 h after expiry */
   paid_late: boolean;
