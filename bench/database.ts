@@ -73,6 +73,7 @@ export async function withClient<T>(url: string, run: (client: pg.Client) => Pro
  */
 const LATER_COLUMNS: Record<string, string> = {
   pay_address: `'0x' || substr(md5(g::text || 'a') || md5(g::text || 'b'), 1, 40)`,
+  token_amount: `((g % 100000) + 1)::numeric / 100`,
   amount_paid: `case when s.status = 'paid' then ((g % 100000) + 1)::numeric / 100 else 0 end`,
   payment_methods: `jsonb_build_array(jsonb_build_object('network', p.network, 'currency', p.currency,
     'pay_address', '0x' || substr(md5(g::text || 'a') || md5(g::text || 'b'), 1, 40), 'decimals', 6))`,

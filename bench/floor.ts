@@ -36,9 +36,9 @@ async function openPool(url: string): Promise<pg.Pool> {
 const pool = await openPool(databaseUrl);
 await pool.query('create table if not exists floor_invoices (like invoices including all)');
 // The methods an invoice offers (contract §15) are a jsonb column like metadata: the floor stores one.
-const insertSql = `insert into floor_invoices (id, project_id, status, amount, currency, network, order_id, metadata,
-                     payment_expires_at, created_at, updated_at, pay_address, payment_methods)
-   values ($1, 'prj_floor', 'pending', $2, 'USDT', 'sandbox', $3, '{}', $4, $5, $5, $6,
+const insertSql = `insert into floor_invoices (id, project_id, status, amount, token_amount, currency, network, order_id,
+                     metadata, payment_expires_at, created_at, updated_at, pay_address, payment_methods)
+   values ($1, 'prj_floor', 'pending', $2, $2, 'USDT', 'sandbox', $3, '{}', $4, $5, $5, $6,
            jsonb_build_array(jsonb_build_object('network', 'sandbox', 'currency', 'USDT', 'pay_address', $6::text,
                                                 'decimals', 6)))
    returning *`;

@@ -136,11 +136,36 @@ export function createRateBook(deps: RateBookDeps): RateBook {
     return Math.ceil((Math.min(...untils) - now) / 1000);
   }
 
+  // The last decision for each pair, good until the first answer it rests on is due again: every
+  // create of a burst reads it with no await, rather than walking the answers again.
+  const decided = new Map<string, { rate: Quote; source: RateSource; until: number }>();
+
+  function stillDecided(pair: Pair): Quote | undefined {
+    const d = decided.get(pairName(pair));
+    const now = deps.clock();
+    if (!d || d.until <= now.getTime() || !isFresh(d.rate, d.source, now)) return undefined;
+    return d.rate;
+  }
+
+  function keep(pair: Pair, rate: Quote) {
+    const untils = deps.sources
+      .map((s) => memos.get(`${s.name}:${pairName(pair)}`)?.until)
+      .filter((u): u is number => u !== undefined);
+    const source = deps.sources.find((s) => s.name === rate.source);
+    if (source && untils.length > 0)
+      decided.set(pairName(pair), { rate, source, until: Math.min(...untils) });
+  }
+
   return {
     async lookup(pair) {
+      const known = stillDecided(pair);
+      if (known) return known;
       const answers = deps.sources.map((source) => ({ source, outcome: ask(source, pair) }));
       const decision = await decide(answers, deps.clock, spread);
-      if (decision.ok) return decision.rate;
+      if (decision.ok) {
+        keep(pair, decision.rate);
+        return decision.rate;
+      }
       throw new RateUnavailableError(decision.why, retryAfterSeconds(pair));
     },
     health: () =>
