@@ -11,6 +11,14 @@ import {
   localNetworkEnv,
   newInvoice,
 } from '../../test/chain-app.js';
+import {
+  COINBASE_USDTEUR,
+  coinbaseSpot,
+  KRAKEN_USDTEUR,
+  krakenTicker,
+  type RateSourceServer,
+  rateSourceServer,
+} from '../../test/rate-sources.js';
 import { eventually } from '../../test/webhooks.js';
 import { expireDue } from '../invoices/observe.js';
 import { formatMoney, money, toTokenUnits } from '../money/money.js';
@@ -20,6 +28,7 @@ import { formatMoney, money, toTokenUnits } from '../money/money.js';
 const USD = (amount: string) => toTokenUnits(money(amount), 6); // "10.50" → 10500000n
 
 let chain: LocalChain;
+let rates: RateSourceServer;
 let tokens: ChainTokens;
 let t: TestApp;
 let m: Merchant;
@@ -28,12 +37,17 @@ const clock = manualClock();
 beforeAll(async () => {
   chain = await startChain();
   tokens = await deployTokens(chain);
-  t = await startTestApp({ env: localNetworkEnv(chain, tokens), workers: true, clock });
+  rates = await rateSourceServer();
+  const rateEnv = { PAYDESK_RATE_SOURCES: 'kraken,coinbase', PAYDESK_RATE_TIMEOUT_MS: '300' };
+  for (const source of ['KRAKEN', 'COINBASE'])
+    Object.assign(rateEnv, { [`PAYDESK_RATE_${source}_URL`]: rates.url });
+  t = await startTestApp({ env: { ...localNetworkEnv(chain, tokens), ...rateEnv }, workers: true, clock });
   m = await chainMerchant(t);
 }, 60_000);
 
 afterAll(async () => {
   await t?.close();
+  await rates?.close();
   await stopAllChains();
 });
 
@@ -188,5 +202,38 @@ describe('payments around the deadline', () => {
       amount_paid: '0.00',
       tx_hash: null,
     });
+  });
+});
+
+describe('an invoice priced in EUR (contract §19)', () => {
+  test('is paid on chain by its locked token amount, in either token, and late at the same rate', async () => {
+    // Answers dated by the test's clock, which earlier tests moved a day ahead: a source's answer is as
+    // old as its Date header says.
+    const dated = { date: clock().toUTCString() };
+    rates.answer(KRAKEN_USDTEUR, { body: krakenTicker('USDTEUR', '0.9338', '0.9342'), headers: dated });
+    rates.answer(COINBASE_USDTEUR, { body: coinbaseSpot('USDT', 'EUR', '0.9341'), headers: dated });
+    const eur = await chainMerchant(t, { currency: 'EUR' });
+    const inv = await newInvoice(t, eur, '20.00');
+    expect(inv.rate).toMatchObject({ source: 'kraken', pair: 'USDT/EUR', value: '0.934' });
+    // 20.00 / 0.934 = 21.41327623…, rounded up; both tokens take the same amount.
+    expect((inv.payment_methods as Array<{ amount_due: string }>).map((m) => m.amount_due)).toEqual([
+      '21.413277',
+      '21.413277',
+    ]);
+    // The sources move, and the deadline passes: the lock holds through the late window.
+    rates.answer(KRAKEN_USDTEUR, { body: krakenTicker('USDTEUR', '0.5000', '0.5002') });
+    rates.answer(COINBASE_USDTEUR, { body: coinbaseSpot('USDT', 'EUR', '0.5001') });
+    clock.advance(3_600_000 + 1000);
+    await eventually(async () => (await getInvoice(t, eur, inv.id)).status === 'expired');
+    // Two methods on one network: the invoice has one address, named by each method.
+    const [method] = inv.payment_methods as Array<{ pay_address: string }>;
+    await pay(method?.pay_address as string, '21.413277', tokens.usdc);
+    await chain.mine(2);
+    const paid = await eventually(async () => {
+      const i = await getInvoice(t, eur, inv.id);
+      return i.status === 'paid' && i;
+    });
+    expect(paid).toMatchObject({ paid_late: true, amount: '20.00', amount_paid: '20.00', rate: inv.rate });
+    expect(paid.payments).toMatchObject([{ currency: 'USDC', amount: '21.413277', status: 'confirmed' }]);
   });
 });
