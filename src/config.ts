@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { DatabaseBounds } from './db/bounds.js';
+import { collectorKeys } from './forwarders/collector-key.js';
 import type { NetworkRegistry } from './networks/network.js';
 import { loadNetworks, NetworkConfigError } from './networks/registry.js';
 import {
@@ -97,6 +98,11 @@ export interface Config {
   readonly networks: NetworkRegistry;
   /** Where fiat exchange rates come from and how far they are trusted (contract §19, src/rates). */
   readonly rates: RateSettings;
+  /**
+   * The collector key of a network (contract §16: PAYDESK_COLLECTOR_KEY, PAYDESK_COLLECTOR_KEY_<NAME>
+   * over it), or undefined when collection is off there. A secret: never log it.
+   */
+  readonly collectorKey: (network: string) => `0x${string}` | undefined;
   readonly version: string;
 }
 
@@ -115,7 +121,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // One line, for a supervisor's log; it names the variables but never echoes a value (it may be a secret).
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  return fromEnv(env, networksFrom(source), ratesFrom(env));
+  const networks = networksFrom(source);
+  return fromEnv(env, networks, ratesFrom(env), collectorKeysFrom(source, networks));
+}
+
+function collectorKeysFrom(source: Record<string, string | undefined>, networks: NetworkRegistry) {
+  const problems: string[] = [];
+  const names = networks
+    .all()
+    .filter((n) => n.family === 'evm')
+    .map((n) => n.name);
+  const keys = collectorKeys(source, names, problems);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  return keys;
 }
 
 // The source names and the URLs need more than a pattern: a clear line, naming the variable only.
@@ -150,7 +168,12 @@ function networksFrom(source: Record<string, string | undefined>): NetworkRegist
   }
 }
 
-function fromEnv(env: Env, networks: NetworkRegistry, rates: RateSettings): Config {
+function fromEnv(
+  env: Env,
+  networks: NetworkRegistry,
+  rates: RateSettings,
+  collectorKey: Config['collectorKey'],
+): Config {
   const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   return Object.freeze({
     port: env.PORT,
@@ -179,6 +202,7 @@ function fromEnv(env: Env, networks: NetworkRegistry, rates: RateSettings): Conf
     webhookAllowPrivate: env.PAYDESK_WEBHOOK_ALLOW_PRIVATE,
     networks,
     rates,
+    collectorKey,
     version: packageVersion,
   });
 }
