@@ -1,0 +1,202 @@
+/**
+ * Gas and bytes per deposit: collecting through forwarders against the usual route, side by side on
+ * one local Hardhat node (Prague rules). See bench/README.md, "Forwarder gas".
+ *   npm run bench:gas
+ * The usual route, per deposit: the collector sends gas to a fresh deposit address (an EOA), then
+ * that address transfers its token to the payout. The forwarder route: one `collect` per batch; the
+ * first collection deploys each forwarder, a re-collection (new payments to the same forwarders) does not.
+ * Every measured transaction is signed here and sent raw, so its size is the bytes a rollup posts.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type Abi,
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  type PrivateKeyAccount,
+  parseEther,
+  size,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { forwarderAddress } from '../src/forwarders/address.js';
+import { FACTORY_ABI } from '../src/forwarders/artifact.js';
+import { type LocalChain, startChain, TOKEN_ABI } from '../test/chain.js';
+import { deployHostile, hostileAbi, installFactory } from '../test/forwarders.js';
+
+const AMOUNT = 1_000_000n;
+const PER_TX = 100;
+
+interface Sent {
+  gas: bigint;
+  bytes: number;
+}
+
+/** Signs with `from`'s own key and sends raw; waits for the receipt (the node mines at once). */
+async function send(
+  chain: LocalChain,
+  from: PrivateKeyAccount,
+  to: Address,
+  data?: Hex,
+  value?: bigint,
+): Promise<Sent> {
+  const request = await chain.wallet.prepareTransactionRequest({
+    account: from,
+    to,
+    data,
+    value,
+    chain: chain.wallet.chain,
+  });
+  const raw = await from.signTransaction(request as Parameters<PrivateKeyAccount['signTransaction']>[0]);
+  const hash = await chain.publicClient.sendRawTransaction({ serializedTransaction: raw });
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
+  return { gas: receipt.gasUsed, bytes: size(raw) };
+}
+
+interface Token {
+  label: string;
+  address: Address;
+  abi: Abi;
+  /** Credits every address with AMOUNT, in one transaction (not measured). */
+  fund(to: Address[]): Promise<void>;
+}
+
+async function tokens(chain: LocalChain): Promise<Token[]> {
+  const usdc = await chain.deployToken({ symbol: 'USDC', decimals: 6 });
+  const tether = await deployHostile(chain, 'TetherLike');
+  const sender = chain.accounts[0] as Address;
+  return [
+    {
+      label: 'USDC-like (TestToken)',
+      address: usdc,
+      abi: TOKEN_ABI,
+      async fund(to) {
+        await chain.mint(usdc, sender, AMOUNT * BigInt(to.length));
+        await wait(
+          chain,
+          await chain.batchTransfer(
+            usdc,
+            to,
+            to.map(() => AMOUNT),
+          ),
+        );
+      },
+    },
+    {
+      label: 'Tether-like (no return value)',
+      address: tether,
+      abi: hostileAbi('TetherLike'),
+      async fund(to) {
+        const abi = hostileAbi('TetherLike');
+        const hash = await chain.wallet.writeContract({
+          address: tether,
+          abi,
+          functionName: 'mintMany',
+          args: [to, AMOUNT],
+          gas: 100_000n + 30_000n * BigInt(to.length),
+        });
+        await wait(chain, hash);
+      },
+    },
+  ];
+}
+
+async function wait(chain: LocalChain, hash: Hex) {
+  await chain.publicClient.waitForTransactionReceipt({ hash });
+}
+
+/** Gas to a fresh EOA, then its transfer to the payout; the average over `n` deposits. */
+async function usualRoute(
+  chain: LocalChain,
+  collector: PrivateKeyAccount,
+  token: Token,
+  payout: Address,
+  n: number,
+) {
+  const owners = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()));
+  await token.fund(owners.map((o) => o.address));
+  let gas = 0n;
+  let bytes = 0;
+  for (const owner of owners) {
+    const funded = await send(chain, collector, owner.address, undefined, parseEther('0.001'));
+    const data = encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [payout, AMOUNT] });
+    const moved = await send(chain, owner, token.address, data);
+    gas += funded.gas + moved.gas;
+    bytes += funded.bytes + moved.bytes;
+  }
+  return { gas: Number(gas) / n, bytes: bytes / n };
+}
+
+/** Collections of `salts` in transactions of PER_TX; totals. */
+async function collect(
+  chain: LocalChain,
+  collector: PrivateKeyAccount,
+  factory: Address,
+  token: Token,
+  payout: Address,
+  salts: Hex[],
+  fresh: boolean,
+) {
+  await token.fund(salts.map((s) => forwarderAddress(factory, payout, s)));
+  let gas = 0n;
+  let bytes = 0;
+  let transactions = 0;
+  for (let i = 0; i < salts.length; i += PER_TX) {
+    const items = salts.slice(i, i + PER_TX).map((salt) => ({ salt, token: token.address }));
+    const hint = fresh ? BigInt(items.length) : 0n;
+    const data = encodeFunctionData({
+      abi: FACTORY_ABI,
+      functionName: 'collect',
+      args: [payout, items, hint],
+    });
+    const sent = await send(chain, collector, factory, data);
+    gas += sent.gas;
+    bytes += sent.bytes;
+    transactions++;
+  }
+  return { gas, bytes, transactions };
+}
+
+const salts = (n: number) => Array.from({ length: n }, () => `0x${randomBytes(32).toString('hex')}` as Hex);
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function main() {
+  const chain = await startChain();
+  try {
+    const factory = await installFactory(chain);
+    const collector = privateKeyToAccount(generatePrivateKey());
+    await wait(
+      chain,
+      await chain.wallet.sendTransaction({ to: collector.address, value: parseEther('100') }),
+    );
+    for (const token of await tokens(chain)) {
+      // The payout already holds the token, as a merchant's address does after the first sale.
+      const payout = privateKeyToAccount(generatePrivateKey()).address;
+      await token.fund([payout]);
+      const usual = await usualRoute(chain, collector, token, payout, 20);
+      process.stdout.write(
+        `\n${token.label}\n  usual route: ${fmt(usual.gas)} gas, ${fmt(usual.bytes)} bytes per deposit (two transactions)\n`,
+      );
+      process.stdout.write('  deposits  collection     gas/deposit  ratio  bytes/deposit\n');
+      for (const n of [1, 10, 100]) {
+        const batch = salts(n);
+        for (const kind of ['first', 're-collect']) {
+          const r = await collect(chain, collector, factory, token, payout, batch, kind === 'first');
+          const perDeposit = Number(r.gas) / n;
+          process.stdout.write(
+            `  ${String(n).padStart(8)}  ${kind.padEnd(12)} ${fmt(perDeposit).padStart(11)}  ${(perDeposit / usual.gas).toFixed(2).padStart(5)}  ${fmt(r.bytes / n).padStart(13)}\n`,
+          );
+        }
+      }
+      const thousand = await collect(chain, collector, factory, token, payout, salts(1000), true);
+      process.stdout.write(
+        `  1,000 deposits, first collection: ${thousand.transactions} transactions, ${fmt(Number(thousand.gas))} gas in all ` +
+          `(usual route: 2,000 transactions, ${fmt(usual.gas * 1000)} gas)\n`,
+      );
+    }
+  } finally {
+    await chain.stop();
+  }
+}
+
+await main();
