@@ -72,6 +72,7 @@ contract ForwarderFactory {
     event SweepFailed(address indexed forwarder, address indexed token);
 
     error Reentered();
+    error ZeroPayout();
     error NotEnoughGas();
     error DeployFailed();
 
@@ -111,6 +112,8 @@ contract ForwarderFactory {
     function collect(address payout, Item[] calldata items, uint256 fresh) external {
         // No path of ours calls back into collect; a token trying to is refused outright.
         if (entered) revert Reentered();
+        // Native coin sent to the zero address is burnt; no merchant's payout is the zero address.
+        if (payout == address(0)) revert ZeroPayout();
         entered = true;
         bytes memory initCode = _cloneInitCode(IMPLEMENTATION);
         for (uint256 i = 0; i < items.length; ++i) {

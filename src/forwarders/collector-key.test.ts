@@ -35,7 +35,7 @@ describe('collector keys', () => {
 
   it('are refused for a network that does not exist, a typo that would leave collection off', () => {
     expect(() => loadConfig({ PAYDESK_COLLECTOR_KEY_ETHERUM: KEY })).toThrow(
-      /PAYDESK_COLLECTOR_KEY_ETHERUM names no network/,
+      /PAYDESK_COLLECTOR_KEY_ETHERUM names no EVM network/,
     );
   });
 

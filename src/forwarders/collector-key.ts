@@ -33,7 +33,7 @@ export function collectorKeys(
   const known = new Set(networks.map(collectorKeyVariable));
   for (const variable of Object.keys(env)) {
     if (variable.startsWith(`${COLLECTOR_KEY_VARIABLE}_`) && env[variable] && !known.has(variable)) {
-      problems.push(`${variable} names no network (known: ${networks.join(', ')})`);
+      problems.push(`${variable} names no EVM network (known: ${networks.join(', ')})`);
     }
   }
   return (network) => keys.get(network);

@@ -185,6 +185,18 @@ describe('collecting', () => {
     expect(await chain.publicClient.getBalance({ address: payout })).toBe(15n);
   });
 
+  it('leaves native coin in the forwarder when the payout refuses it, and refuses the zero address as payout', async () => {
+    // A contract without receive(): every native coin payment to it reverts.
+    const payout = await deployHostile(chain, 'RevertingToken');
+    const s = salt();
+    const hash = await chain.wallet.sendTransaction({ to: fwd(payout, s), value: 9n });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+    const receipt = await collect(payout, [{ salt: s, token: zeroAddress }]);
+    expect(failures(receipt)).toEqual([fwd(payout, s).toLowerCase()]);
+    expect(await chain.publicClient.getBalance({ address: fwd(payout, s) })).toBe(9n);
+    expect((await collect(zeroAddress, [{ salt: s, token: zeroAddress }])).status).toBe('reverted');
+  });
+
   it('treats an empty forwarder as nothing to do, not as a failure', async () => {
     const receipt = await collect(newAddress(), [{ salt: salt(), token: usdc }]);
     expect(receipt.status).toBe('success');
@@ -342,6 +354,16 @@ describe('nobody but the payout gets anything', () => {
     }
     expect(await balance(usdc, fwd(payout, s))).toBe(AMOUNT);
     expect(await balance(usdc, thief)).toBe(0n);
+    // The refusal is the caller check, not a malformed call: the same call from the factory goes through.
+    await expect(
+      chain.publicClient.simulateContract({
+        address: fwd(payout, s),
+        abi: FORWARDER_ABI,
+        functionName: 'sweep',
+        args: [usdc, payout],
+        account: factory,
+      }),
+    ).resolves.toBeDefined();
   });
 });
 
