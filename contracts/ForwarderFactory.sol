@@ -124,9 +124,9 @@ contract ForwarderFactory {
                 if (gasleft() < DEPLOY_GAS + SWEEP_RESERVE) revert NotEnoughGas();
                 // In a call of its own with bounded gas: had anyone deployed this forwarder since the
                 // collector looked, CREATE2 would fail and burn all the gas it was given; DEPLOY_GAS
-                // then, not the whole batch's.
-                (bool deployed,) = address(this).call{gas: DEPLOY_GAS}(abi.encodeCall(this.deploy, (salt)));
-                deployed;
+                // then, not the whole batch's. Its outcome is not read: the code check below is.
+                (bool ignored,) = address(this).call{gas: DEPLOY_GAS}(abi.encodeCall(this.deploy, (salt)));
+                ignored;
             }
             if (forwarder.code.length == 0) {
                 if (gasleft() < DEPLOY_GAS + SWEEP_RESERVE) revert NotEnoughGas();
