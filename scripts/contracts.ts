@@ -62,12 +62,14 @@ export async function compile(source: URL): Promise<Record<string, Compiled>> {
 
 const FACTORY_SOURCE = new URL('../contracts/ForwarderFactory.sol', import.meta.url);
 const HOSTILE_SOURCE = new URL('../test/chain/HostileTokens.sol', import.meta.url);
+const USDC_LIKE_SOURCE = new URL('../test/chain/UsdcLike.sol', import.meta.url);
 
 /** Every committed artifact, as the text of its file. */
 export async function artifacts(): Promise<Array<{ path: URL; text: string }>> {
   const header = { compiler: compilerVersion(), settings: SETTINGS };
   const factory = await compile(FACTORY_SOURCE);
   const hostile = await compile(HOSTILE_SOURCE);
+  const usdcLike = await compile(USDC_LIKE_SOURCE);
   const { ForwarderFactory, Forwarder } = factory;
   if (!ForwarderFactory || !Forwarder) throw new Error('ForwarderFactory.sol lost a contract');
   const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -79,6 +81,10 @@ export async function artifacts(): Promise<Array<{ path: URL; text: string }>> {
     {
       path: new URL('../test/chain/HostileTokens.json', import.meta.url),
       text: text({ ...header, contracts: hostile }),
+    },
+    {
+      path: new URL('../test/chain/UsdcLike.json', import.meta.url),
+      text: text({ ...header, contracts: usdcLike }),
     },
   ];
 }

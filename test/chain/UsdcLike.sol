@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+/// A USDC-like token for the gas benchmark and the tests: it reproduces the *gas shape* of a transfer
+/// of Circle's FiatToken v2.2 as deployed on Ethereum (FiatTokenProxy in front of FiatTokenV2_2), not
+/// its code. Our own code, written after reading circlefin/stablecoin-evm. Not for any real chain.
+///
+/// Modelled, per `transfer` through the proxy, in the same order as the real token:
+/// - the proxy's selector dispatch, then its admin check: a read of the admin from an unstructured
+///   storage slot (the admin may not use the fallback), a read of the implementation from another
+///   (the same two slots as FiatTokenProxy), a delegatecall (a cold account the first time), and the
+///   copy of the answer back;
+/// - `paused` (packed with the pauser's address in one slot, as FiatToken's Pausable stores it);
+/// - the blacklist of `msg.sender` and `to`: in v2.2 the flag is the high bit of the balance slot, so
+///   the two checks are the first (cold) reads of the two balances, and every later read is warm;
+/// - the balance checks and writes, each write checking the blacklist bit and the 2^255 cap again;
+/// - the Transfer event and `true`.
+/// `balanceOf` goes through the same proxy path and masks the high bit.
+///
+/// Left out: minters and their allowances (here anyone may `mint`, for tests), `transferFrom`,
+/// `approve`, EIP-2612 permits and EIP-3009 authorisations, roles and ownership (anyone may
+/// `blacklist`, for tests), rescue, `upgradeToAndCall`, initialisation, and the real storage layout
+/// beyond the slots a transfer reads. Compiled with this repository's solc 0.8.30 settings; the
+/// deployed contracts were compiled by older compilers (the implementation's source pins 0.6.12,
+/// the proxy dates from 2018), whose code differs by some tens to hundreds of gas per call. So the
+/// storage and account accesses per transfer, which make most of its cost, are the real token's; the
+/// total is close, not equal. Mainnet receipts were not available to compare with when this was
+/// written.
+
+/// The proxy: an admin-upgradeable proxy with the implementation and the admin in unstructured
+/// storage slots, as FiatTokenProxy (an AdminUpgradeabilityProxy) does.
+contract UsdcLikeProxy {
+    // keccak256("org.zeppelinos.proxy.implementation") and keccak256("org.zeppelinos.proxy.admin"),
+    // FiatTokenProxy's slots (test/usdc-like.test.ts checks both).
+    bytes32 private constant IMPLEMENTATION_SLOT = 0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3;
+    bytes32 private constant ADMIN_SLOT = 0x10d6a54a4754c8869d6886b5f5d7fbfa5b4522237ea5c60d11bc4e7a1ff9390b;
+
+    event Upgraded(address implementation);
+
+    /// `admin_` is passed in (the real proxy takes its deployer and hands over with `changeAdmin`):
+    /// the admin cannot use the token through its proxy, so tests keep it apart from their senders.
+    constructor(address implementation_, address admin_) {
+        _store(IMPLEMENTATION_SLOT, implementation_);
+        _store(ADMIN_SLOT, admin_);
+    }
+
+    /// For the admin, the proxy's admin functions; for anyone else, the token's of the same name.
+    modifier ifAdmin() {
+        if (msg.sender == _load(ADMIN_SLOT)) {
+            _;
+        } else {
+            _delegate();
+        }
+    }
+
+    function admin() external view returns (address) {
+        return _load(ADMIN_SLOT);
+    }
+
+    function implementation() external view returns (address) {
+        return _load(IMPLEMENTATION_SLOT);
+    }
+
+    function changeAdmin(address admin_) external ifAdmin {
+        require(admin_ != address(0), "zero admin");
+        _store(ADMIN_SLOT, admin_);
+    }
+
+    function upgradeTo(address implementation_) external ifAdmin {
+        require(implementation_.code.length > 0, "not a contract");
+        _store(IMPLEMENTATION_SLOT, implementation_);
+        emit Upgraded(implementation_);
+    }
+
+    fallback() external payable {
+        _delegate();
+    }
+
+    receive() external payable {
+        _delegate();
+    }
+
+    /// The admin check on every call that reaches the token: one more cold read, as in the real proxy.
+    function _delegate() private {
+        require(msg.sender != _load(ADMIN_SLOT), "admin cannot fall back");
+        address target = _load(IMPLEMENTATION_SLOT);
+        assembly {
+            calldatacopy(0, 0, calldatasize())
+            let ok := delegatecall(gas(), target, 0, calldatasize(), 0, 0)
+            returndatacopy(0, 0, returndatasize())
+            if ok { return(0, returndatasize()) }
+            revert(0, returndatasize())
+        }
+    }
+
+    function _load(bytes32 slot) private view returns (address value) {
+        assembly {
+            value := sload(slot)
+        }
+    }
+
+    function _store(bytes32 slot, address value) private {
+        assembly {
+            sstore(slot, value)
+        }
+    }
+}
+
+/// The implementation. Its storage is the proxy's; the first slots follow FiatToken's order (owner,
+/// then pauser and `paused` packed, then blacklister) so `paused` shares a slot with an address.
+contract UsdcLike {
+    uint256 private constant BLACKLISTED = 1 << 255;
+
+    address public owner;
+    address public pauser;
+    bool public paused;
+    address public blacklister;
+    uint256 public totalSupply;
+    /// The balance in the low 255 bits, the blacklist flag in the high bit (FiatToken v2.2).
+    mapping(address => uint256) private balanceAndBlacklist;
+
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    event Blacklisted(address indexed account);
+
+    function name() external pure returns (string memory) {
+        return "USD-like test coin";
+    }
+
+    function symbol() external pure returns (string memory) {
+        return "USDCL";
+    }
+
+    function decimals() external pure returns (uint8) {
+        return 6;
+    }
+
+    function balanceOf(address account) external view returns (uint256) {
+        return _balance(account);
+    }
+
+    function isBlacklisted(address account) external view returns (bool) {
+        return _blacklisted(account);
+    }
+
+    function transfer(address to, uint256 value) external returns (bool) {
+        require(!paused, "paused");
+        require(!_blacklisted(msg.sender), "sender blacklisted");
+        require(!_blacklisted(to), "recipient blacklisted");
+        _move(msg.sender, to, value);
+        return true;
+    }
+
+    /// For tests: anyone may mint (the real token has minters with allowances).
+    function mint(address to, uint256 amount) external {
+        _mint(to, amount);
+    }
+
+    function mintMany(address[] calldata to, uint256 amount) external {
+        for (uint256 i = 0; i < to.length; i++) {
+            _mint(to[i], amount);
+        }
+    }
+
+    /// For tests: anyone may blacklist (the real token has a blacklister). Keeps the balance.
+    function blacklist(address account) external {
+        balanceAndBlacklist[account] |= BLACKLISTED;
+        emit Blacklisted(account);
+    }
+
+    function setPaused(bool paused_) external {
+        paused = paused_;
+    }
+
+    function _mint(address to, uint256 amount) private {
+        require(!paused, "paused");
+        require(to != address(0), "mint to zero");
+        totalSupply += amount;
+        _setBalance(to, _balance(to) + amount);
+        emit Transfer(address(0), to, amount);
+    }
+
+    /// Reads each balance again before writing it, as the real token's `_transfer` does (warm reads).
+    function _move(address from, address to, uint256 value) private {
+        require(from != address(0) && to != address(0), "zero address");
+        require(value <= _balance(from), "balance");
+        _setBalance(from, _balance(from) - value);
+        _setBalance(to, _balance(to) + value);
+        emit Transfer(from, to, value);
+    }
+
+    /// Every write checks the cap and the blacklist bit of the slot it overwrites.
+    function _setBalance(address account, uint256 balance) private {
+        require(balance < BLACKLISTED, "balance too large");
+        require(!_blacklisted(account), "blacklisted");
+        balanceAndBlacklist[account] = balance;
+    }
+
+    function _blacklisted(address account) private view returns (bool) {
+        return balanceAndBlacklist[account] >= BLACKLISTED;
+    }
+
+    function _balance(address account) private view returns (uint256) {
+        return balanceAndBlacklist[account] & (BLACKLISTED - 1);
+    }
+}
