@@ -1,6 +1,7 @@
 /**
  * Gas and bytes per deposit: collecting through forwarders against the usual route, side by side on
- * one local Hardhat node (Prague rules). See bench/README.md, "Forwarder gas".
+ * one local Hardhat node (Prague rules), for three tokens: a minimal ERC-20, a USDC-like one
+ * (test/chain/UsdcLike.sol) and a Tether-like one. See bench/README.md, "Deposit forwarders".
  *   npm run bench:gas
  * The usual route, per deposit: the collector sends gas to a fresh deposit address (an EOA), then
  * that address transfers its token to the payout. The forwarder route: one `collect` per batch; the
@@ -22,6 +23,7 @@ import { forwarderAddress } from '../src/forwarders/address.js';
 import { FACTORY_ABI } from '../src/forwarders/artifact.js';
 import { type LocalChain, startChain, TOKEN_ABI } from '../test/chain.js';
 import { deployHostile, hostileAbi, installFactory } from '../test/forwarders.js';
+import { deployUsdcLike, USDC_LIKE_ABI } from '../test/usdc-like.js';
 
 const AMOUNT = 1_000_000n;
 const PER_TX = 100;
@@ -62,20 +64,33 @@ interface Token {
 }
 
 async function tokens(chain: LocalChain): Promise<Token[]> {
-  const usdc = await chain.deployToken({ symbol: 'USDC', decimals: 6 });
+  const minimal = await chain.deployToken({ symbol: 'MIN', decimals: 6 });
+  const usdc = (await deployUsdcLike(chain)).address;
   const tether = await deployHostile(chain, 'TetherLike');
   const sender = chain.accounts[0] as Address;
+  // Both test tokens mint to many addresses in one transaction.
+  const mintMany = (address: Address, abi: Abi) => async (to: Address[]) => {
+    const hash = await chain.wallet.writeContract({
+      address,
+      abi,
+      functionName: 'mintMany',
+      args: [to, AMOUNT],
+      gas: 100_000n + 30_000n * BigInt(to.length),
+    });
+    await wait(chain, hash);
+  };
   return [
     {
-      label: 'USDC-like (TestToken)',
-      address: usdc,
+      // Kept beside the real tokens' likenesses: the cheapest transfer, so the least a forwarder saves.
+      label: 'minimal ERC-20 (TestToken: no proxy, no pause, no blacklist)',
+      address: minimal,
       abi: TOKEN_ABI,
       async fund(to) {
-        await chain.mint(usdc, sender, AMOUNT * BigInt(to.length));
+        await chain.mint(minimal, sender, AMOUNT * BigInt(to.length));
         await wait(
           chain,
           await chain.batchTransfer(
-            usdc,
+            minimal,
             to,
             to.map(() => AMOUNT),
           ),
@@ -83,20 +98,16 @@ async function tokens(chain: LocalChain): Promise<Token[]> {
       },
     },
     {
-      label: 'Tether-like (no return value)',
+      label: "USDC-like (UsdcLike: FiatToken v2.2's proxy, pause and blacklist reads)",
+      address: usdc,
+      abi: USDC_LIKE_ABI,
+      fund: mintMany(usdc, USDC_LIKE_ABI),
+    },
+    {
+      label: 'Tether-like (TetherLike: no return value)',
       address: tether,
       abi: hostileAbi('TetherLike'),
-      async fund(to) {
-        const abi = hostileAbi('TetherLike');
-        const hash = await chain.wallet.writeContract({
-          address: tether,
-          abi,
-          functionName: 'mintMany',
-          args: [to, AMOUNT],
-          gas: 100_000n + 30_000n * BigInt(to.length),
-        });
-        await wait(chain, hash);
-      },
+      fund: mintMany(tether, hostileAbi('TetherLike')),
     },
   ];
 }
