@@ -133,11 +133,10 @@ describe('the USDC-like token', () => {
   it('is collected by a forwarder, and a blacklisted forwarder fails alone with its funds kept', async () => {
     const factory = await installFactory(chain);
     const payout = newAddress();
-    const [good, bad] = [`0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`] as Hex[];
-    const [goodForwarder, badForwarder] = [good, bad].map((s) => forwarderAddress(factory, payout, s)) as [
-      Address,
-      Address,
-    ];
+    const good: Hex = `0x${'11'.repeat(32)}`;
+    const bad: Hex = `0x${'22'.repeat(32)}`;
+    const goodForwarder = forwarderAddress(factory, payout, good);
+    const badForwarder = forwarderAddress(factory, payout, bad);
     await send('mintMany', [[goodForwarder, badForwarder], AMOUNT]);
     await send('blacklist', [badForwarder]);
     const hash = await chain.wallet.sendTransaction({
