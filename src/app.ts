@@ -16,6 +16,8 @@ import { brandingAdminRoutes } from './branding/admin.routes.js';
 import { BrandingSchema } from './branding/branding.js';
 import { sendPageNotFound } from './checkout/errors.js';
 import { checkoutRoutes } from './checkout/routes.js';
+import { collectionAdminRoutes } from './collections/admin.routes.js';
+import { CollectionSchema } from './collections/collection.js';
 import type { Config } from './config.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -191,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addSchema(ProjectSchema);
   app.addSchema(ApiKeySchema);
   app.addSchema(BrandingSchema);
+  app.addSchema(CollectionSchema);
   await app.register(swagger, openApiOptions(deps.config));
 
   await app.register(healthRoutes, { prefix: '/v1' });
@@ -211,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(webhookAdminRoutes);
       await admin.register(networkAdminRoutes);
       await admin.register(brandingAdminRoutes);
+      await admin.register(collectionAdminRoutes);
       await admin.register(userAdminRoutes);
     },
     { prefix: '/v1/admin' },

@@ -54,6 +54,8 @@ const EnvSchema = Type.Object({
     pattern: '^https?://',
     default: 'https://www.ecb.europa.eu/stats/eurofxref',
   }),
+  // Contract §16: a project's collectable total (tokens at par, in USD) that starts a collection by itself.
+  PAYDESK_COLLECT_MIN_USD: Type.String({ pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,2})?$', default: '100' }),
   LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')])),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -103,6 +105,8 @@ export interface Config {
    * over it), or undefined when collection is off there. A secret: never log it.
    */
   readonly collectorKey: (network: string) => `0x${string}` | undefined;
+  /** A decimal string: the collectable total that starts a collection without "Collect now". */
+  readonly collectMinUsd: string;
   readonly version: string;
 }
 
@@ -203,6 +207,7 @@ function fromEnv(
     networks,
     rates,
     collectorKey,
+    collectMinUsd: env.PAYDESK_COLLECT_MIN_USD,
     version: packageVersion,
   });
 }

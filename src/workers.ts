@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { chainScanJobs } from './chains/scan.job.js';
+import { collectorJobs } from './collections/collector.job.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { expiryJob, idempotencyPurgeJob } from './invoices/jobs.js';
@@ -33,6 +34,14 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningJobs> {
     idempotencyPurgeJob(common),
     deliveryJob({ db: database.db, config, log, clock, tuning: deps.deliveryTuning }),
     ...(await chainScanJobs({ ...common, networks: config.networks })),
+    ...(await collectorJobs({
+      db: database.db,
+      networks: config.networks,
+      collectorKey: config.collectorKey,
+      minUsd: config.collectMinUsd,
+      clock,
+      log,
+    })),
   ];
   const jobs = deps.only ? all.filter((job) => deps.only?.includes(job.name)) : all;
   const leadership =

@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * `npm start`; the quick start's test still runs `npm start`'s exact command.
  *
  * The files land in `<dir>/dist/`, laid out as `npm run build`'s dist/: code that finds its files
- * relative to itself (`../../src/web/assets/`, `../../migrations/`, `../package.json`) finds them
+ * relative to itself (`../../src/web/assets/`, `../../migrations/`, `../../contracts/`, `../package.json`) finds them
  * through links to the checkout's, and so do its imports of node_modules. Returns the entry point.
  */
 export async function buildPaydesk(dir: string): Promise<string> {
@@ -34,7 +34,7 @@ export async function buildPaydesk(dir: string): Promise<string> {
     tsconfig: path.join(ROOT, 'tsconfig.json'),
     logLevel: 'error',
   });
-  for (const name of ['src', 'migrations', 'package.json', 'node_modules']) {
+  for (const name of ['src', 'migrations', 'contracts', 'package.json', 'node_modules']) {
     await symlink(path.join(ROOT, name), path.join(dir, name));
   }
   return path.join(dir, 'dist', 'main.js');

@@ -50,7 +50,8 @@ export type AuditAction =
   | 'webhook_endpoint.deleted'
   | 'webhook_endpoint.secret_rolled'
   | 'webhook_endpoint.test_sent'
-  | 'webhook_event.resent';
+  | 'webhook_event.resent'
+  | 'collection.requested';
 
 /**
  * Writes an audit row. It takes a transaction, never the database handle: the row commits with the

@@ -38,6 +38,7 @@ const LABELS = new Map([
   ['evm_xpub', 'EVM xpub'],
   ['new_password', 'New password'],
   ['payment_methods', 'Payment methods'],
+  ['payout_address', 'Payout address'],
   ['project_id', 'Project'],
   ['tron_xpub', 'TRON xpub'],
   ['ttl_minutes', 'Invoice lifetime'],

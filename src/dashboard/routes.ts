@@ -8,6 +8,7 @@ import { accountRoutes } from './account.routes.js';
 import { dashboardAssets } from './assets.js';
 import { authRoutes } from './auth.routes.js';
 import { brandingRoutes } from './branding.routes.js';
+import { collectionRoutes } from './collections.routes.js';
 import { dashboardErrors } from './errors.js';
 import { acceptForms } from './form.js';
 import { guardDashboard } from './guard.js';
@@ -65,6 +66,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await signedIn.register(invoiceRoutes);
     await signedIn.register(keyRoutes);
     await signedIn.register(webhookRoutes);
+    await signedIn.register(collectionRoutes);
     await signedIn.register(settingsRoutes);
     await signedIn.register(brandingRoutes);
     await signedIn.register(teamRoutes);

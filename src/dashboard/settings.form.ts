@@ -31,6 +31,7 @@ export function settingsChanges(
     underpayment_tolerance_percent: percent(form.underpayment_tolerance_percent),
     ...changedKey('evm_xpub', form.evm_xpub, current.evm_xpub),
     ...changedKey('tron_xpub', form.tron_xpub, current.tron_xpub),
+    ...changedKey('payout_address', form.payout_address, current.payout_address),
   };
   // The name is checked as typed (so "   " breaks the same rule as through the API) and stored trimmed.
   const errors = app.checkFields(ProjectChangesSchema, changes);
@@ -66,7 +67,11 @@ function percent(text: string): number | string {
  * the last method of its family was unticked stays stored (the service keeps a key no method uses),
  * instead of being refused as a key sent for no method. Emptied, it is sent as null.
  */
-function changedKey(field: 'evm_xpub' | 'tron_xpub', text: string | undefined, stored: string | null) {
+function changedKey(
+  field: 'evm_xpub' | 'tron_xpub' | 'payout_address',
+  text: string | undefined,
+  stored: string | null,
+) {
   if (text === undefined) return {};
   const value = text.trim() === '' ? null : text.trim();
   return value === stored ? {} : { [field]: value };

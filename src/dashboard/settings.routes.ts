@@ -30,6 +30,7 @@ export function currentForm(p: DashboardContext['project']): SettingsForm {
     underpayment_tolerance_percent: String(Number(p.underpayment_tolerance_percent)),
     evm_xpub: p.evm_xpub ?? '',
     tron_xpub: p.tron_xpub ?? '',
+    payout_address: p.payout_address ?? '',
   };
 }
 
@@ -51,6 +52,7 @@ const SettingsBody = Type.Object(
     underpayment_tolerance_percent: Text(40),
     evm_xpub: Type.Optional(Text(1000)),
     tron_xpub: Type.Optional(Text(1000)),
+    payout_address: Type.Optional(Text(200)),
     intent: Type.Optional(StringEnum(['preview', 'save'])),
   },
   { additionalProperties: false },
@@ -63,6 +65,7 @@ function formOf(body: Omit<SettingsBody, '_csrf' | 'intent'>): SettingsForm {
     payment_methods: [body.payment_methods ?? []].flat(),
     evm_xpub: body.evm_xpub ?? '',
     tron_xpub: body.tron_xpub ?? '',
+    payout_address: body.payout_address ?? '',
   };
 }
 

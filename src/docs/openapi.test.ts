@@ -13,6 +13,8 @@ import {
 } from '../../test/app.js';
 import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 import { inviteAndAccept, signIn } from '../../test/dashboard.js';
+import { observeOne } from '../invoices/observe.js';
+import { money } from '../money/money.js';
 
 type Json = Record<string, any>;
 interface Operation {
@@ -635,6 +637,74 @@ describe('real responses match the document', () => {
       expect(down.headers['retry-after']).toBe('5');
     } finally {
       await limited.close();
+    }
+  });
+
+  test("a project's collections", async () => {
+    // A project collecting on an EVM network whose node is not running: "Collect now" only takes the
+    // deposits and answers; the collector that would send them is a worker, and none runs here.
+    const network = JSON.stringify([
+      {
+        name: 'evmtest',
+        label: 'EVM test',
+        chainId: 31337,
+        testnet: true,
+        confirmations: 1,
+        pollIntervalMs: 1000,
+        maxBlockRange: 100,
+        tokens: { USDT: { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 } },
+      },
+    ]);
+    const collecting = await startTestApp({
+      env: {
+        PAYDESK_NETWORKS: network,
+        PAYDESK_RPC_EVMTEST: 'http://127.0.0.1:9',
+        PAYDESK_COLLECTOR_KEY: `0x${'11'.repeat(32)}`,
+      },
+    });
+    try {
+      const payout = '0x52908400098527886E0F7030069857D2E4169EE7';
+      const shop = await createMerchant(collecting.app, { network: 'evmtest', payout_address: payout });
+      const inv = (await createInvoice(collecting.app, shop, { amount: '5.00' })).json().data;
+      // The payment as the chain watcher reports it.
+      await observeOne(
+        collecting.database.db,
+        inv.id,
+        {
+          kind: 'payment',
+          txHash: `0x${'ab'.repeat(32)}`,
+          network: 'evmtest',
+          currency: 'USDT',
+          amount: money('5'),
+          confirmed: true,
+        },
+        { now: new Date(), publicBaseUrl: 'http://paydesk.test' },
+      );
+      const project = { auth: adminAuth, params: { id: shop.projectId } };
+      const made = await call(collecting.app, 'adminCollectNow', 202, {
+        ...project,
+        body: { network: 'evmtest' },
+      });
+      expect(made.json().data.collection).toMatchObject({
+        status: 'pending',
+        deposits: 1,
+        amounts: { USDT: '5.00' },
+      });
+      await call(collecting.app, 'adminCollectNow', 422, { ...project, body: { network: 'evmtest' } });
+      await call(collecting.app, 'adminCollectNow', 401, {
+        params: project.params,
+        body: { network: 'evmtest' },
+      });
+      await call(collecting.app, 'adminCollectNow', 404, {
+        ...project,
+        params: { id: 'prj_nope' },
+        body: { network: 'evmtest' },
+      });
+      await call(collecting.app, 'adminListCollections', 200, project);
+      await call(collecting.app, 'adminListCollections', 401, { params: project.params });
+      await call(collecting.app, 'adminListCollections', 404, { ...project, params: { id: 'prj_nope' } });
+    } finally {
+      await collecting.close();
     }
   });
 

@@ -3,21 +3,16 @@ import {
   type Address,
   type Chain,
   concat,
-  getContractAddress,
   type Hash,
   type Hex,
   type PublicClient,
   type Transport,
   type WalletClient,
 } from 'viem';
+import { DEPLOYMENT_PROXY, FACTORY_ADDRESS, FACTORY_SALT } from './address.js';
 import { FACTORY_BYTECODE } from './artifact.js';
 
-/**
- * The keyless deterministic-deployment proxy (github.com/Arachnid/deterministic-deployment-proxy):
- * the same address on every chain, because it is deployed by one presigned transaction that no one
- * holds a key for. Whatever it deploys lands at CREATE2(proxy, salt, init code), on every chain alike.
- */
-export const DEPLOYMENT_PROXY: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
+export { DEPLOYMENT_PROXY, FACTORY_ADDRESS, FACTORY_SALT } from './address.js';
 /** The proxy's one-time deployer (recovered from the presigned transaction's fixed signature). */
 export const PROXY_DEPLOYER: Address = '0x3fab184622dc19b6109349b94811493bf2a45362';
 /** What the deployer must hold: 100,000 gas at 100 gwei. */
@@ -25,15 +20,6 @@ export const PROXY_DEPLOYER_FUNDING = 10n ** 16n;
 /** Pre-EIP-155 (no chain id), so one transaction serves every chain that still accepts such. */
 export const PROXY_DEPLOYMENT_TX: Hex =
   '0xf8a58085174876e800830186a08080b853604580600e600039806000f350fe7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf31ba02222222222222222222222222222222222222222222222222222222222222222a02222222222222222222222222222222222222222222222222222222222222222';
-
-/** Salt zero: the factory has one address, and anyone may deploy it there (it has no owner to capture). */
-export const FACTORY_SALT: Hex = `0x${'00'.repeat(32)}`;
-export const FACTORY_ADDRESS: Address = getContractAddress({
-  opcode: 'CREATE2',
-  from: DEPLOYMENT_PROXY,
-  salt: FACTORY_SALT,
-  bytecode: FACTORY_BYTECODE,
-});
 
 export class FactoryDeployError extends Error {}
 

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { encodeAbiParameters, keccak256 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { invoiceSalt } from './salt.js';
 
@@ -16,5 +17,18 @@ describe('invoiceSalt', () => {
       }),
     );
     expect(invoiceSalt('ab', 'c')).not.toBe(invoiceSalt('a', 'bc'));
+  });
+});
+
+describe('invoiceSalt, encoded by hand', () => {
+  it('is keccak256 of viem’s abi.encode(string, string), for any ids', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (projectId, invoiceId) => {
+        const viem = keccak256(
+          encodeAbiParameters([{ type: 'string' }, { type: 'string' }], [projectId, invoiceId]),
+        );
+        expect(invoiceSalt(projectId, invoiceId)).toBe(viem);
+      }),
+    );
   });
 });

@@ -7,6 +7,9 @@ export const EVENT_TYPES = [
   'invoice.paid',
   'invoice.expired',
   'invoice.failed',
+  // A project's collections (contract §16): not about one invoice, so their events name none.
+  'collection.confirmed',
+  'collection.failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

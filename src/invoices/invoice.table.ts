@@ -41,6 +41,8 @@ export interface InvoiceTable {
   /** Its TRON address, and the child index of tron_xpub. */
   tron_address: string | null;
   tron_address_index: string | null;
+  /** The payout address its EVM forwarder was computed with (contract §16); null for xpub addresses. */
+  payout_address: string | null;
   /** numeric(4,2): the project's tolerance when the invoice was made (contract §15). */
   underpayment_tolerance_percent: string;
   /** numeric(38,18): the sum of confirmed payments. */
@@ -92,6 +94,8 @@ export interface PaymentTable {
   /** bigint, read as a string; null for payments that were not found on a chain (the sandbox). */
   block_number: string | null;
   block_hash: string | null;
+  /** The collection that swept this payment's funds out of its forwarder; null while they are there. */
+  collection_id: Generated<string | null>;
 }
 
 /**
@@ -135,4 +139,5 @@ declare module '../db/schema.js' {
 
 export type InvoiceRow = Selectable<InvoiceTable>;
 export type NewInvoiceRow = Insertable<InvoiceTable>;
-export type PaymentRow = Selectable<PaymentTable>;
+/** A payment as the lifecycle reads and writes it; which collection swept it is the collector's (src/collections). */
+export type PaymentRow = Omit<Selectable<PaymentTable>, 'collection_id'>;

@@ -74,6 +74,7 @@ function inputRow(n: NewInvoice) {
     evm_address_index: i.evm_address_index,
     tron_address: i.tron_address,
     tron_address_index: i.tron_address_index,
+    payout_address: i.payout_address,
     underpayment_tolerance_percent: i.underpayment_tolerance_percent,
     created_at: i.created_at,
     key_id: n.keyId,
@@ -102,7 +103,7 @@ const insertStatement = statement(
       network text, payment_methods jsonb,
       order_id text, metadata jsonb, redirect_url text, cancel_url text, payment_expires_at timestamptz,
       due_at timestamptz, open_until timestamptz, pay_address text, evm_address text,
-      evm_address_index bigint, tron_address text, tron_address_index bigint,
+      evm_address_index bigint, tron_address text, tron_address_index bigint, payout_address text,
       underpayment_tolerance_percent numeric, created_at timestamptz, key_id text, event_id text,
       event_body text, idempotency_key text, fingerprint text)
   ),
@@ -121,11 +122,11 @@ const insertStatement = statement(
     insert into invoices (id, project_id, status, amount, currency, rate, token_amount, network, payment_methods, order_id,
                           metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until,
                           pay_address, evm_address, evm_address_index, tron_address, tron_address_index,
-                          underpayment_tolerance_percent, created_at, updated_at)
+                          payout_address, underpayment_tolerance_percent, created_at, updated_at)
     select id, project_id, 'pending', amount, currency, rate, token_amount, network, payment_methods, order_id, metadata,
            redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address, evm_address,
-           evm_address_index, tron_address, tron_address_index, underpayment_tolerance_percent,
-           created_at, created_at
+           evm_address_index, tron_address, tron_address_index, payout_address,
+           underpayment_tolerance_percent, created_at, created_at
     from live
     where idempotency_key is null or id in (select invoice_id from claim)
     returning *

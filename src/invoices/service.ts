@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { FACTORY_ADDRESS, forwarderAddress } from '../forwarders/address.js';
+import { invoiceSalt } from '../forwarders/salt.js';
 import { ApiError } from '../http/errors.js';
 import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
@@ -97,7 +99,10 @@ export async function createInvoice(
   const expiresAt = new Date(ctx.now.getTime() + principal.invoiceTtlSeconds * 1000);
   const toleranceBasisPoints = Math.round(Number(principal.tolerancePercent) * 100);
   const { dueAt, openUntil } = schedule(opened(priced.tokenAmount, expiresAt, toleranceBasisPoints));
-  const addresses = await newDepositAddresses(db, ctx.networks, principal.projectId, methods, id);
+  const forwarder = principal.payoutAddress
+    ? forwarderAddress(FACTORY_ADDRESS, principal.payoutAddress, invoiceSalt(principal.projectId, id))
+    : undefined;
+  const addresses = await newDepositAddresses(db, ctx.networks, principal.projectId, methods, id, forwarder);
   const offered = methods.map((m) => {
     const kind = addressKind(ctx.networks, m.network) as AddressKind;
     return { ...m, pay_address: (addresses[kind] as DepositAddress).address };
@@ -125,6 +130,8 @@ export async function createInvoice(
     evm_address_index: addresses.evm?.index ?? null,
     tron_address: addresses.tron?.address ?? null,
     tron_address_index: addresses.tron?.index ?? null,
+    // The payout its forwarder can send to, kept: a later change of the project's never moves it.
+    payout_address: addresses.evm && forwarder ? principal.payoutAddress : null,
     underpayment_tolerance_percent: principal.tolerancePercent,
     amount_paid: '0.00',
     paid_late: false,

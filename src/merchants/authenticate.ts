@@ -21,6 +21,8 @@ export interface Principal {
   /** The underpayment tolerance, numeric(4,2) as a decimal string. */
   tolerancePercent: string;
   invoiceTtlSeconds: number;
+  /** Where EVM deposits are collected to; set, EVM deposit addresses are forwarders (contract §16). */
+  payoutAddress: string | null;
   /**
    * Re-reads the key and throws the auth error it now deserves (revoked, deactivated). Operations run
    * their SQL guarded by `liveKey(keyId)` and call this when the guard fails, so a principal served
@@ -115,6 +117,7 @@ export async function createAuthenticator(deps: {
       methods: verified.payment_methods,
       tolerancePercent: verified.underpayment_tolerance_percent,
       invoiceTtlSeconds: verified.invoice_ttl_seconds,
+      payoutAddress: verified.payout_address,
       confirm: () => confirm(hash),
     };
     let lastUsedAt = verified.last_used_at?.getTime() ?? 0;

@@ -63,6 +63,16 @@ export const TronXpub = xpubOf(
   "The account-level extended public key (m/44'/195'/0') TRON deposit addresses are derived from",
 );
 
+/** Where EVM deposits are collected to (contract §16); the EIP-55 check is the payment settings' (networks/methods.ts). */
+export const PayoutAddress = nullable(
+  Type.String({
+    pattern: '^0x[0-9a-fA-F]{40}$',
+    description:
+      "An EVM address in its EIP-55 mixed-case form (an ordinary account or a contract wallet such as a Safe). When set, the project's EVM deposit addresses are forwarders that can only ever send to it, collected in one transaction per up to 100 deposits (docs/forwarders.md); null: EVM deposit addresses are evm_xpub children",
+    examples: ['0x52908400098527886E0F7030069857D2E4169EE7'],
+  }),
+);
+
 export const TolerancePercent = Type.Number({
   minimum: 0,
   maximum: 50,
@@ -90,6 +100,7 @@ export const ProjectChangesSchema = Type.Object(
     xpub: Type.Optional(Xpub),
     evm_xpub: Type.Optional(EvmXpub),
     tron_xpub: Type.Optional(TronXpub),
+    payout_address: Type.Optional(PayoutAddress),
     underpayment_tolerance_percent: Type.Optional(TolerancePercent),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -29,6 +29,8 @@ export interface ProjectTable {
   xpub: string | null;
   evm_xpub: string | null;
   tron_xpub: string | null;
+  /** Where EVM deposits are collected to (contract §16): with it, EVM deposit addresses are forwarders. */
+  payout_address: string | null;
   /** numeric(4,2), read as a decimal string: 0 to 50. */
   underpayment_tolerance_percent: ColumnType<string, string | undefined, string>;
   invoice_ttl_seconds: number;

@@ -39,6 +39,11 @@ export const ProjectSchema = Type.Object(
     ),
     evm_xpub: nullable(Type.String({ description: 'The key EVM deposit addresses come from' })),
     tron_xpub: nullable(Type.String({ description: 'The key TRON deposit addresses come from' })),
+    payout_address: nullable(
+      Type.String({
+        description: 'Where EVM deposits are collected to; set, EVM deposit addresses are forwarders',
+      }),
+    ),
     underpayment_tolerance_percent: Type.Number({ examples: [0, 1.5] }),
     invoice_ttl_seconds: Type.Integer(),
     created_at: Timestamp,
@@ -76,6 +81,7 @@ export function toProject(row: ProjectRow) {
     xpub: row.xpub,
     evm_xpub: row.evm_xpub,
     tron_xpub: row.tron_xpub,
+    payout_address: row.payout_address,
     underpayment_tolerance_percent: Number(row.underpayment_tolerance_percent),
     invoice_ttl_seconds: row.invoice_ttl_seconds,
     created_at: row.created_at.toISOString(),

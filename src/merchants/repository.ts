@@ -105,6 +105,7 @@ export interface KeyVerification {
   payment_methods: PaymentMethod[];
   underpayment_tolerance_percent: string;
   invoice_ttl_seconds: number;
+  payout_address: string | null;
   account_status: 'active' | 'inactive';
 }
 
@@ -125,6 +126,7 @@ const findKeyStatement = statement('api_key_verify', (p: Placeholders<{ hash: Bu
       'p.payment_methods',
       'p.underpayment_tolerance_percent',
       'p.invoice_ttl_seconds',
+      'p.payout_address',
       'a.status as account_status',
     ])
     .where('k.key_hash', '=', p.hash),

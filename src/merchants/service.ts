@@ -59,6 +59,7 @@ export interface PaymentInput {
   xpub?: string | null | undefined;
   evm_xpub?: string | null | undefined;
   tron_xpub?: string | null | undefined;
+  payout_address?: string | null | undefined;
   underpayment_tolerance_percent?: number | undefined;
 }
 
@@ -116,6 +117,7 @@ const PAYMENT_FIELDS = [
   'xpub',
   'evm_xpub',
   'tron_xpub',
+  'payout_address',
   'underpayment_tolerance_percent',
 ] as const;
 
@@ -194,6 +196,10 @@ function paymentSettings(catalog: Catalog, current: ProjectRow | undefined, inpu
   };
   const evm = keyOf('evm');
   const tron = keyOf('tron');
+  const payout =
+    input.payout_address !== undefined
+      ? { address: input.payout_address, given: true }
+      : { address: current?.payout_address ?? null, given: false };
   problems.push(
     ...paymentSettingsErrors(networks, {
       currency,
@@ -201,7 +207,8 @@ function paymentSettings(catalog: Catalog, current: ProjectRow | undefined, inpu
       methods,
       evmXpub: evm.xpub,
       tronXpub: tron.xpub,
-      given: { evm: evm.given, tron: tron.given },
+      payoutAddress: payout.address,
+      given: { evm: evm.given, tron: tron.given, payout: payout.given },
     }),
   );
   if (problems.length > 0) {
@@ -217,6 +224,7 @@ function paymentSettings(catalog: Catalog, current: ProjectRow | undefined, inpu
     payment_methods: JSON.stringify(methods.map(({ network, currency }) => ({ network, currency }))),
     evm_xpub: evmXpub,
     tron_xpub: tronXpub,
+    payout_address: payout.address,
     // What readers of the single `xpub` see: the key, when there is only one.
     xpub: evmXpub !== null && tronXpub !== null ? null : (evmXpub ?? tronXpub),
     underpayment_tolerance_percent: tolerance.toFixed(2),

@@ -13,7 +13,7 @@ const parsedKeys = new Map<string, HDKey>();
 
 export interface DepositAddress {
   address: string;
-  /** The xpub child index it was derived at (bigint as a string); null on `sandbox`. */
+  /** The xpub child index it was derived at (bigint as a string); null on `sandbox` and for a forwarder. */
   index: string | null;
 }
 
@@ -25,7 +25,8 @@ export type DepositAddresses = Partial<Record<AddressKind, DepositAddress>>;
  * family: the next fresh child index of the project's xpub for that family (never reused, see
  * takeAddressIndexes), one address for every network of the family; Paydesk only ever sees public
  * keys. On `sandbox`: a synthetic address derived from the invoice id, unique to it and shaped like
- * the EVM address a real network gives.
+ * the EVM address a real network gives. A project that collects (contract §16) passes the invoice's
+ * forwarder, its EVM address instead: computed, never derived from a key, the same on every EVM network.
  */
 export async function newDepositAddresses(
   db: Kysely<Database>,
@@ -33,6 +34,8 @@ export async function newDepositAddresses(
   projectId: string,
   methods: readonly PaymentMethod[],
   invoiceId: string,
+  /** The invoice's forwarder (contract §16), when its project collects: its EVM address then. */
+  forwarder?: string | undefined,
 ): Promise<DepositAddresses> {
   const kinds = new Set<AddressKind>();
   for (const m of methods) {
@@ -47,6 +50,10 @@ export async function newDepositAddresses(
       address: `0x${createHash('sha256').update(invoiceId).digest('hex').slice(0, 40)}`,
       index: null,
     };
+  }
+  if (kinds.has('evm') && forwarder) {
+    out.evm = { address: forwarder, index: null };
+    kinds.delete('evm');
   }
   const families = FAMILIES.filter((f) => kinds.has(f));
   if (families.length === 0) return out;

@@ -1,5 +1,6 @@
 import type { FieldError } from '../http/errors.js';
 import { isFiat } from '../money/currencies.js';
+import { checksumAddress, isAddress } from './evm-address.js';
 import { FAMILY, type FamilyName } from './family.js';
 import { CURRENCIES, type Currency, INVOICE_CURRENCIES, type NetworkRegistry, SANDBOX } from './network.js';
 import { unknownNetwork } from './settings.js';
@@ -78,8 +79,10 @@ export interface PaymentSettings {
   methods: readonly PaymentMethod[];
   evmXpub: string | null;
   tronXpub: string | null;
+  /** Where EVM deposits are collected to (contract §16): EVM methods then need no evm_xpub. */
+  payoutAddress?: string | null;
   /** Which keys this change sends: a stored key no method uses is kept, one sent for none is refused. */
-  given?: { evm: boolean; tron: boolean };
+  given?: { evm: boolean; tron: boolean; payout?: boolean };
 }
 
 const error = (field: string, rule: string, message: string): FieldError => ({
@@ -139,7 +142,12 @@ export function paymentSettingsErrors(networks: NetworkRegistry, s: PaymentSetti
   // A method on an unknown network says so; whether a key is needed waits until the network is known.
   if (s.methods.some((m) => addressKind(networks, m.network) === undefined)) return problems;
   const given = s.given ?? { evm: true, tron: true };
-  problems.push(...keyErrors('evm', kinds.has('evm'), s.evmXpub, given.evm));
+  const payout = s.payoutAddress ?? null;
+  problems.push(...payoutErrors(kinds.has('evm'), payout, given.payout ?? true));
+  // With a payout address, EVM deposit addresses are forwarders: the xpub is optional.
+  problems.push(
+    ...keyErrors('evm', kinds.has('evm') && payout === null, s.evmXpub, given.evm, kinds.has('evm')),
+  );
   problems.push(...keyErrors('tron', kinds.has('tron'), s.tronXpub, given.tron));
   if (s.evmXpub !== null && s.evmXpub === s.tronXpub) {
     problems.push(
@@ -169,8 +177,49 @@ function currencyError(currency: string, priced: ReadonlySet<string>): FieldErro
   );
 }
 
-/** A family's methods need its account-level xpub (m/44'/60'/0', m/44'/195'/0'); no method, no key. */
-function keyErrors(family: FamilyName, used: boolean, xpub: string | null, given: boolean): FieldError[] {
+/**
+ * The payout address of forwarders (contract §16): EIP-55 exactly, as a wallet shows it (money goes
+ * there, and the checksum catches a mistyped character), never the zero address, and only for a
+ * project with an EVM method.
+ */
+function payoutErrors(evm: boolean, payout: string | null, given: boolean): FieldError[] {
+  if (payout === null) return [];
+  if (!evm) {
+    const message = 'payout_address is only for projects that accept an EVM method';
+    return given ? [error('payout_address', 'not_allowed', message)] : [];
+  }
+  if (/^0x0{40}$/.test(payout)) {
+    return [
+      error(
+        'payout_address',
+        'zero_address',
+        'payout_address must not be the zero address: funds sent there are lost',
+      ),
+    ];
+  }
+  if (!isAddress(payout) || payout !== checksumAddress(payout)) {
+    return [
+      error(
+        'payout_address',
+        'checksum',
+        'payout_address must be written in its EIP-55 mixed-case form, exactly as your wallet shows it: the checksum guards the one address your funds will be sent to against a mistyped character',
+      ),
+    ];
+  }
+  return [];
+}
+
+/**
+ * A family's methods need its account-level xpub (m/44'/60'/0', m/44'/195'/0'); no method, no key.
+ * `allowed`: the key may be there without being needed (EVM methods collected through forwarders).
+ */
+function keyErrors(
+  family: FamilyName,
+  used: boolean,
+  xpub: string | null,
+  given: boolean,
+  allowed = used,
+): FieldError[] {
   const field = `${family}_xpub`;
   if (xpub === null) {
     return used
@@ -178,12 +227,14 @@ function keyErrors(family: FamilyName, used: boolean, xpub: string | null, given
           error(
             field,
             'required',
-            `${family === 'evm' ? 'EVM' : 'TRON'} payment methods need the extended public key (${field}) of the wallet that receives their payments`,
+            family === 'evm'
+              ? 'EVM payment methods need the extended public key (evm_xpub) of the wallet that receives their payments, or a payout_address to collect them to'
+              : 'TRON payment methods need the extended public key (tron_xpub) of the wallet that receives their payments',
           ),
         ]
       : [];
   }
-  if (!used) {
+  if (!used && !allowed) {
     if (!given) return [];
     return [
       error(

@@ -12,6 +12,7 @@ export interface PaymentForm {
   underpayment_tolerance_percent: string;
   evm_xpub: string;
   tron_xpub: string;
+  payout_address: string;
 }
 
 /** A checkbox of the Settings form: one `{network, currency}` pair the registry knows. */
@@ -110,7 +111,9 @@ export function paymentFields(
 <p class="hint" id="currency-hint">What invoice amounts are in. USD is paid in USDT or USDC at par (1 USD = 1 USDT = 1 USDC); USDT or USDC only in that token. Any other currency (EUR, GBP, JPY …) is paid in USDT or USDC at an exchange rate locked when the invoice is made.</p></div>
 <div class="field"><label for="tolerance">Underpayment tolerance (%)</label><input id="tolerance" name="underpayment_tolerance_percent" type="text" inputmode="decimal" maxlength="20" autocomplete="off" value="${form.underpayment_tolerance_percent}" aria-describedby="tolerance-hint">
 <p class="hint" id="tolerance-hint">An invoice counts as paid when this much of it or less is missing (wallets and exchanges sometimes take a fee): 0 to 50, up to two decimals. Empty means 0.</p></div>
-${keyFields(networks).map((k) => keyField(k, form[`${k.family}_xpub`], previews[k.family]))}`;
+${keyFields(networks).map((k) => keyField(k, form[`${k.family}_xpub`], previews[k.family]))}
+<div class="field"><label for="payout-address">Payout address</label><input id="payout-address" name="payout_address" type="text" maxlength="42" spellcheck="false" autocomplete="off" value="${form.payout_address}" aria-describedby="payout-hint">
+<p class="hint" id="payout-hint">Optional. An EVM address of yours (an account or a Safe), exactly as your wallet shows it. When set, EVM payments arrive at forwarders that can only ever send to it, and Paydesk collects them in one transaction per up to 100 payments, without holding any key to your funds. Empty: EVM payments go straight to the EVM xpub's addresses.</p></div>`;
 }
 
 function keyField(k: KeyField, value: string, preview: AddressPreview | undefined): Html {

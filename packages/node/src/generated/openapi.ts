@@ -140,6 +140,8 @@ export interface GetMeResponse {
       evm_xpub: string | null;
       /** The key TRON deposit addresses come from */
       tron_xpub: string | null;
+      /** Where EVM deposits are collected to; set, EVM deposit addresses are forwarders */
+      payout_address: string | null;
       underpayment_tolerance_percent: number;
       invoice_ttl_seconds: number;
       /** RFC 3339, UTC, milliseconds */

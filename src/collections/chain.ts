@@ -1,0 +1,165 @@
+import {
+  type Address,
+  createPublicClient,
+  decodeEventLog,
+  encodeFunctionData,
+  type Hash,
+  type Hex,
+  http,
+  keccak256,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { FACTORY_ADDRESS } from '../forwarders/address.js';
+import { FACTORY_ABI } from '../forwarders/artifact.js';
+
+/**
+ * What the collector asks of a chain, and nothing else: viem is loaded only by processes that collect
+ * (collector.job.ts imports this lazily). The key is held by the viem account and never leaves it:
+ * errors thrown from here name a closed reason, never the key, the RPC URL or the node's text.
+ */
+
+export interface CollectCall {
+  payout: Address;
+  items: ReadonlyArray<{ salt: Hex; token: Address }>;
+  /** How many of the first items' forwarders were never deployed (the factory's gas hint). */
+  fresh: number;
+}
+
+export interface Mined {
+  success: boolean;
+  blockNumber: bigint;
+  blockHash: Hash;
+  gasUsed: bigint;
+  /** SweepFailed(forwarder, token) of the transaction: deposits left where they were. */
+  failed: Array<{ forwarder: Address; token: Address }>;
+}
+
+/** Why a send did not go through: a closed set, shown to the project's owner and logged. */
+export type SendFailure = 'no_gas' | 'rejected' | 'unreachable';
+
+export class SendError extends Error {
+  constructor(readonly reason: SendFailure) {
+    super(`collection not sent: ${reason}`);
+    this.name = 'SendError';
+  }
+}
+
+export interface CollectorChain {
+  readonly collector: Address;
+  factoryDeployed(): Promise<boolean>;
+  /** The collector's next nonce counting the mempool (`pending`), and counting mined transactions only. */
+  nonces(): Promise<{ pending: number; mined: number }>;
+  head(): Promise<bigint>;
+  /** The collector's native balance, in wei. */
+  balance(): Promise<bigint>;
+  /** Signs a collection at `nonce`; throws SendError('no_gas') when the gas cannot be estimated for want of funds. */
+  sign(call: CollectCall, nonce: number): Promise<{ raw: Hex; hash: Hash }>;
+  /** Broadcasts a signed transaction; sending one the node already has is not an error. */
+  send(raw: Hex): Promise<void>;
+  receipt(hash: Hash): Promise<Mined | undefined>;
+}
+
+export function collectorChain(o: {
+  rpcUrl: string;
+  headers?: Record<string, string> | undefined;
+  chainId: number;
+  key: Hex;
+}): CollectorChain {
+  const account = privateKeyToAccount(o.key);
+  const client = createPublicClient({
+    transport: http(o.rpcUrl, { retryCount: 0, fetchOptions: { headers: o.headers } }),
+    cacheTime: 0,
+  });
+  return {
+    collector: account.address,
+    async factoryDeployed() {
+      const code = await client.getCode({ address: FACTORY_ADDRESS }).catch(unreachable);
+      return code !== undefined && code !== '0x';
+    },
+    async nonces() {
+      const [pending, mined] = await Promise.all([
+        client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+        client.getTransactionCount({ address: account.address, blockTag: 'latest' }),
+      ]).catch(unreachable);
+      return { pending, mined };
+    },
+    head: () => client.getBlockNumber({ cacheTime: 0 }).catch(unreachable),
+    balance: () => client.getBalance({ address: account.address }).catch(unreachable),
+    async sign(call, nonce) {
+      const data = encodeFunctionData({
+        abi: FACTORY_ABI,
+        functionName: 'collect',
+        args: [call.payout, call.items, BigInt(call.fresh)],
+      });
+      const [estimate, fees] = await Promise.all([
+        client.estimateGas({ account: account.address, to: FACTORY_ADDRESS, data }),
+        client.estimateFeesPerGas(),
+      ]).catch(sendFailure);
+      // A margin over the estimate: the factory reverts as a whole (NotEnoughGas) rather than marking
+      // a deposit failed when short, so too little gas costs a retry, never a deposit.
+      const gas = (estimate * 5n) / 4n + 30_000n;
+      const raw = await account.signTransaction({
+        chainId: o.chainId,
+        type: 'eip1559',
+        to: FACTORY_ADDRESS,
+        data,
+        nonce,
+        gas,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      return { raw, hash: keccak256(raw) };
+    },
+    async send(raw) {
+      try {
+        await client.sendRawTransaction({ serializedTransaction: raw });
+      } catch (err) {
+        const text = String((err as { details?: unknown }).details ?? (err as Error).message).toLowerCase();
+        // The node has it already, or mined it: what a second send of one signed transaction meets.
+        if (/already known|known transaction|nonce too low|already imported/.test(text)) return;
+        sendFailure(err);
+      }
+    },
+    async receipt(hash) {
+      const r = await client.getTransactionReceipt({ hash }).catch((err) => {
+        if ((err as Error).name === 'TransactionReceiptNotFoundError') return undefined;
+        return unreachable(err);
+      });
+      if (!r) return undefined;
+      const failed: Mined['failed'] = [];
+      for (const log of r.logs) {
+        if (log.address.toLowerCase() !== FACTORY_ADDRESS.toLowerCase()) continue;
+        try {
+          const event = decodeEventLog({ abi: FACTORY_ABI, data: log.data, topics: log.topics });
+          if (event.eventName === 'SweepFailed') {
+            const args = event.args as unknown as { forwarder: Address; token: Address };
+            failed.push({ forwarder: args.forwarder, token: args.token });
+          }
+        } catch {
+          // Not an event of ours.
+        }
+      }
+      return {
+        success: r.status === 'success',
+        blockNumber: r.blockNumber,
+        blockHash: r.blockHash,
+        gasUsed: r.gasUsed,
+        failed,
+      };
+    },
+  };
+}
+
+function unreachable(_err: unknown): never {
+  throw new SendError('unreachable');
+}
+
+/** A node's refusal, told apart only as far as the owner can act on it: no gas, or anything else. */
+function sendFailure(err: unknown): never {
+  const text = String((err as { details?: unknown }).details ?? (err as Error)?.message ?? '').toLowerCase();
+  if (/insufficient funds|exceeds balance|enough funds/.test(text)) throw new SendError('no_gas');
+  if ((err as Error)?.name === 'HttpRequestError' || /fetch failed|econnrefused|timeout/.test(text)) {
+    throw new SendError('unreachable');
+  }
+  throw new SendError('rejected');
+}

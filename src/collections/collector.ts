@@ -1,0 +1,262 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Address, Hash, Hex } from 'viem';
+import type { Database } from '../db/schema.js';
+import { FACTORY_ADDRESS, forwarderAddress } from '../forwarders/address.js';
+import { invoiceSalt } from '../forwarders/salt.js';
+import { newId } from '../ids.js';
+import { money } from '../money/money.js';
+import type { Network } from '../networks/network.js';
+import { type CollectorChain, SendError } from './chain.js';
+import { gather, toCollection } from './collection.js';
+import type { CollectionRow, CollectorState } from './collection.table.js';
+import * as repo from './repository.js';
+import { takeAll } from './service.js';
+
+/** A deposit this old is collected whatever the project's total (contract §16). */
+export const MAX_DEPOSIT_AGE_MS = 24 * 60 * 60 * 1000;
+
+export interface CollectorContext {
+  db: Kysely<Database>;
+  network: Network;
+  /** Undefined without a collector key for this network: nothing is signed, and Settings says why. */
+  chain: CollectorChain | undefined;
+  /** A project's collectable total (tokens at par, in USD) that starts a collection by itself. */
+  minUsd: string;
+  now: () => Date;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+}
+
+/**
+ * One round of a network's collector, run by one instance at a time (an exclusive job): start the
+ * collections that thresholds call for, then take every open collection one step further (sign and
+ * send it, send it again, or see it confirmed or failed). Only the leader signs, so two instances
+ * never hand out one nonce; a collection's deposits were taken under row locks when it was made, so
+ * none is collected twice.
+ */
+export async function collectStep(ctx: CollectorContext): Promise<boolean> {
+  const state = await checkCollector(ctx);
+  // Nothing starts by itself while collections could not be sent; "Collect now" still queues them.
+  if (state === 'ok') await startDue(ctx);
+  if (state === 'unreachable' || state === 'no_factory') return false;
+  let blocked = false;
+  for (const c of await repo.openCollections(ctx.db, ctx.network.name)) {
+    if (c.raw_tx === null) {
+      // In nonce order: nothing is signed behind a collection that could not be sent.
+      if (blocked || !(await signAndSend(ctx, c))) blocked = true;
+    } else if (!(await follow(ctx, c))) {
+      blocked = true;
+    }
+  }
+  return false;
+}
+
+/** What the owner's dashboard says about this network's collector: the factory, the gas, the node. */
+async function checkCollector(ctx: CollectorContext): Promise<CollectorState | undefined> {
+  const chain = ctx.chain;
+  if (!chain) return undefined;
+  let state: CollectorState;
+  let balance: bigint | undefined;
+  try {
+    balance = await chain.balance();
+    state = !(await chain.factoryDeployed()) ? 'no_factory' : balance === 0n ? 'no_gas' : 'ok';
+  } catch (err) {
+    if (!(err instanceof SendError)) throw err;
+    state = 'unreachable';
+  }
+  await repo.saveCollectorState(ctx.db, {
+    network: ctx.network.name,
+    address: chain.collector,
+    state,
+    balance: balance === undefined ? null : String(balance),
+    checked_at: ctx.now(),
+  });
+  return state;
+}
+
+/** Collections due by threshold or age, for every project of the network (contract §16). */
+async function startDue(ctx: CollectorContext): Promise<void> {
+  const now = ctx.now();
+  const min = money(ctx.minUsd);
+  for (const p of await repo.collectableProjects(ctx.db, ctx.network.name)) {
+    const due = money(p.total) >= min || now.getTime() - p.oldest.getTime() >= MAX_DEPOSIT_AGE_MS;
+    if (due) await ctx.db.transaction().execute((tx) => takeAll(tx, p.project_id, ctx.network.name, now));
+  }
+}
+
+/** Signs a collection (stored before it is sent: a restart sends the same transaction) and sends it. */
+async function signAndSend(ctx: CollectorContext, c: CollectionRow): Promise<boolean> {
+  const chain = ctx.chain;
+  if (!chain) return noteError(ctx, c, 'no_key');
+  const deposits = await repo.depositsOf(ctx.db, c.id);
+  if (deposits.length === 0) {
+    await finish(ctx, c, 'failed', {});
+    return true;
+  }
+  const items = deposits.map((d) => ({
+    salt: invoiceSalt(d.projectId, d.invoiceId),
+    token: tokenOf(ctx, d.token),
+  }));
+  const fresh = deposits.filter((d) => !d.deployed).length;
+  try {
+    const { pending } = await chain.nonces();
+    const signedBefore = (await repo.openCollections(ctx.db, ctx.network.name))
+      .filter((o) => o.nonce !== null && o.id !== c.id)
+      .map((o) => Number(o.nonce) + 1);
+    const nonce = Math.max(pending, ...signedBefore);
+    const { raw, hash } = await chain.sign({ payout: c.payout_address as Address, items, fresh }, nonce);
+    const signed = await repo.updateCollection(ctx.db, c.id, {
+      nonce: String(nonce),
+      tx_hash: hash,
+      raw_tx: raw,
+      updated_at: ctx.now(),
+    });
+    return await send(ctx, signed);
+  } catch (err) {
+    if (err instanceof SendError) return noteError(ctx, c, err.reason);
+    throw err;
+  }
+}
+
+async function send(ctx: CollectorContext, c: CollectionRow): Promise<boolean> {
+  try {
+    await ctx.chain?.send(c.raw_tx as Hex);
+  } catch (err) {
+    if (err instanceof SendError) return noteError(ctx, c, err.reason);
+    throw err;
+  }
+  await repo.updateCollection(ctx.db, c.id, {
+    sent_at: c.sent_at ?? ctx.now(),
+    last_error: null,
+    updated_at: ctx.now(),
+  });
+  ctx.log.info({ collection: c.id, network: c.network, tx_hash: c.tx_hash }, 'collection sent');
+  return true;
+}
+
+/**
+ * A signed collection's next step. Mined and deep enough: confirmed (its failed sweeps given back),
+ * or failed when it reverted. Not mined: sent again while its nonce is still unused (a dropped or
+ * reorganised transaction), failed when another transaction of the collector's took the nonce.
+ */
+async function follow(ctx: CollectorContext, c: CollectionRow): Promise<boolean> {
+  const chain = ctx.chain;
+  if (!chain) return noteError(ctx, c, 'no_key');
+  try {
+    const mined = await chain.receipt(c.tx_hash as Hash);
+    if (mined) {
+      const depth = (await chain.head()) - mined.blockNumber + 1n;
+      if (depth < BigInt(ctx.network.confirmations)) {
+        if (c.block_hash !== mined.blockHash) {
+          await repo.updateCollection(ctx.db, c.id, {
+            block_number: String(mined.blockNumber),
+            block_hash: mined.blockHash,
+            sent_at: c.sent_at ?? ctx.now(),
+            updated_at: ctx.now(),
+          });
+        }
+        return true;
+      }
+      if (!mined.success) {
+        await finish(ctx, c, 'failed', { gasUsed: mined.gasUsed, block: mined });
+        return true;
+      }
+      await releaseFailedSweeps(ctx, c, mined.failed);
+      await finish(ctx, c, 'confirmed', { gasUsed: mined.gasUsed, block: mined });
+      return true;
+    }
+    const { mined: used } = await chain.nonces();
+    if (used > Number(c.nonce)) {
+      // The nonce went to another transaction and ours can never be mined: its deposits go back.
+      await finish(ctx, c, 'failed', {});
+      return true;
+    }
+    return await send(ctx, c);
+  } catch (err) {
+    if (err instanceof SendError) return noteError(ctx, c, err.reason);
+    throw err;
+  }
+}
+
+/** Deposits whose sweep failed (SweepFailed) stay in their forwarders and are collectable again. */
+async function releaseFailedSweeps(
+  ctx: CollectorContext,
+  c: CollectionRow,
+  failed: ReadonlyArray<{ forwarder: Address; token: Address }>,
+): Promise<void> {
+  if (failed.length === 0) return;
+  const deposits = await repo.depositsOf(ctx.db, c.id);
+  const key = (forwarder: string, token: string) => `${forwarder.toLowerCase()} ${token.toLowerCase()}`;
+  const bad = new Set(failed.map((f) => key(f.forwarder, f.token)));
+  const back = deposits.filter((d) =>
+    bad.has(
+      key(
+        forwarderAddress(FACTORY_ADDRESS, c.payout_address as Address, invoiceSalt(d.projectId, d.invoiceId)),
+        tokenOf(ctx, d.token),
+      ),
+    ),
+  );
+  ctx.log.warn({ collection: c.id, failed: back.length }, 'some deposits of a collection could not be moved');
+  await repo.releaseDeposits(
+    ctx.db,
+    c.id,
+    back.map((d) => ({ invoiceId: d.invoiceId, token: d.token })),
+  );
+}
+
+/** The end of a collection, with its event, in one transaction; a failed one gives its deposits back. */
+async function finish(
+  ctx: CollectorContext,
+  c: CollectionRow,
+  status: 'confirmed' | 'failed',
+  mined: { gasUsed?: bigint; block?: { blockNumber: bigint; blockHash: string } },
+): Promise<void> {
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (tx) => {
+    if (status === 'failed') await repo.releaseDeposits(tx, c.id);
+    const row = await repo.updateCollection(tx, c.id, {
+      status,
+      gas_used: mined.gasUsed === undefined ? null : String(mined.gasUsed),
+      block_number: mined.block ? String(mined.block.blockNumber) : c.block_number,
+      block_hash: mined.block?.blockHash ?? c.block_hash,
+      confirmed_at: status === 'confirmed' ? now : null,
+      updated_at: now,
+    });
+    const contents = gather(await repo.contentsOf(tx, [c.id])).get(c.id) ?? { deposits: 0, amounts: {} };
+    const id = newId('evt');
+    const type = status === 'confirmed' ? 'collection.confirmed' : 'collection.failed';
+    const body = JSON.stringify({
+      id,
+      type,
+      created_at: now.toISOString(),
+      data: { collection: toCollection(row, contents) },
+    });
+    await repo.saveCollectionEvent(tx, { id, projectId: c.project_id, type, body, at: now });
+  });
+  ctx.log.info({ collection: c.id, network: c.network, status }, `collection ${status}`);
+}
+
+/** Records why a collection is waiting (shown to the owner), once; false: stop behind it. */
+async function noteError(ctx: CollectorContext, c: CollectionRow, reason: string): Promise<false> {
+  if (reason === 'no_gas' && ctx.chain) {
+    const balance = await ctx.chain.balance().catch(() => undefined);
+    await repo.saveCollectorState(ctx.db, {
+      network: ctx.network.name,
+      address: ctx.chain.collector,
+      state: 'no_gas',
+      balance: balance === undefined ? null : String(balance),
+      checked_at: ctx.now(),
+    });
+  }
+  if (c.last_error !== reason) {
+    await repo.updateCollection(ctx.db, c.id, { last_error: reason, updated_at: ctx.now() });
+    ctx.log.warn({ collection: c.id, network: c.network, reason }, 'collection waiting');
+  }
+  return false;
+}
+
+function tokenOf(ctx: CollectorContext, currency: string): Address {
+  const token = ctx.network.tokens[currency as keyof Network['tokens']];
+  if (!token) throw new Error(`${currency} is not configured on ${ctx.network.name}`);
+  return token.address as Address;
+}
