@@ -47,6 +47,8 @@ import { networkAdminRoutes } from './networks/admin.routes.js';
 import type { RateBook } from './rates/book.js';
 import { openRates } from './rates/open.js';
 import { attachRateBook } from './rates/registry.js';
+import { RefundSchema } from './refunds/refund.js';
+import { refundRoutes } from './refunds/routes.js';
 import { paymentAmountFormat, sandboxRoutes } from './sandbox/admin.routes.js';
 import { userAdminRoutes } from './users/admin.routes.js';
 import { webhookAdminRoutes } from './webhooks/admin.routes.js';
@@ -194,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addSchema(ApiKeySchema);
   app.addSchema(BrandingSchema);
   app.addSchema(CollectionSchema);
+  app.addSchema(RefundSchema);
   await app.register(swagger, openApiOptions(deps.config));
 
   await app.register(healthRoutes, { prefix: '/v1' });
@@ -202,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       guardMerchantApi(merchant);
       await merchant.register(merchantRoutes);
       await merchant.register(invoiceRoutes);
+      await merchant.register(refundRoutes);
     },
     { prefix: '/v1/merchant' },
   );

@@ -51,7 +51,9 @@ export type AuditAction =
   | 'webhook_endpoint.secret_rolled'
   | 'webhook_endpoint.test_sent'
   | 'webhook_event.resent'
-  | 'collection.requested';
+  | 'collection.requested'
+  | 'refund.created'
+  | 'refund.canceled';
 
 /**
  * Writes an audit row. It takes a transaction, never the database handle: the row commits with the

@@ -402,6 +402,26 @@ describe('real responses match the document', () => {
     expect(paid.json().data.status).toBe('paid');
   });
 
+  test('refunds of an invoice', async () => {
+    const inv = (await createInvoice(t.app, m, { amount: '5.00' })).json().data;
+    const params = { invoice: inv.id };
+    await call(t.app, 'createRefund', 422, { auth: m.auth, params, body: {} });
+    await admin(t.app, 'POST', `/v1/admin/invoices/${inv.id}/simulate-payment`, {});
+    const created = await call(t.app, 'createRefund', 201, {
+      auth: m.auth,
+      params,
+      body: { amount: '2.00' },
+    });
+    expect(created.json().data.refund).toMatchObject({ amount: '2.00', status: 'awaiting_address' });
+    await call(t.app, 'createRefund', 401, { params, body: {} });
+    await call(t.app, 'createRefund', 404, { auth: m.auth, params: { invoice: 'inv_nope' }, body: {} });
+    await call(t.app, 'createRefund', 405, { auth: m.auth, params, method: 'DELETE' });
+    await call(t.app, 'createRefund', 422, { auth: m.auth, params, body: { amount: '3.01' } });
+    await call(t.app, 'listRefunds', 200, { auth: m.auth, params });
+    await call(t.app, 'listRefunds', 401, { params });
+    await call(t.app, 'listRefunds', 404, { auth: m.auth, params: { invoice: 'inv_nope' } });
+  });
+
   test('payment methods: a project of several, its invoices before and after payments in two tokens', async () => {
     const methods = [
       { network: 'sandbox', currency: 'USDT' },

@@ -22,6 +22,10 @@ export function openApiOptions(config: Config): SwaggerOptions {
         { name: 'Health', description: 'Liveness of the service and its database' },
         { name: 'Merchant', description: 'The API key in use and its project' },
         { name: 'Invoices', description: 'Payment requests and their status' },
+        {
+          name: 'Refunds',
+          description: "Giving money back: claim links, the payer's address, confirmation on chain",
+        },
         { name: 'Admin', description: 'The operator API, enabled by PAYDESK_ADMIN_TOKEN' },
         {
           name: 'Dashboard',

@@ -25,6 +25,7 @@ const COLUMNS = [
   'status',
   'amount',
   'amount_paid',
+  'amount_refunded',
   'currency',
   'rate',
   'network',

@@ -25,6 +25,9 @@ const CSV_COLUMNS = [
   'rate_value',
   'rate_source',
   'rate_fetched_at',
+  // What was refunded (contract §18), in the invoice currency. Last, so that a sheet or script reading
+  // the columns by position before refunds existed reads the same columns.
+  'amount_refunded',
 ] as const;
 
 /**
@@ -64,6 +67,9 @@ export function invoiceCsv(
             amount_paid: r.rate
               ? formatAmount(money(r.amount_paid), r.currency)
               : formatMoney(money(r.amount_paid)),
+            amount_refunded: r.rate
+              ? formatAmount(money(r.amount_refunded), r.currency)
+              : formatMoney(money(r.amount_refunded)),
             rate_pair: r.rate?.pair,
             rate_value: r.rate?.value,
             rate_source: r.rate?.source,

@@ -10,6 +10,9 @@ export const EVENT_TYPES = [
   // A project's collections (contract §16): not about one invoice, so their events name none.
   'collection.confirmed',
   'collection.failed',
+  // Refunds (contract §18): the payer gave an address; the refund's transfer is final.
+  'refund.ready',
+  'refund.confirmed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

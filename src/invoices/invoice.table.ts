@@ -47,6 +47,11 @@ export interface InvoiceTable {
   underpayment_tolerance_percent: string;
   /** numeric(38,18): the sum of confirmed payments. */
   amount_paid: Generated<string>;
+  /**
+   * numeric(38,18), in the invoice currency: the sum of its refunds that are not canceled (contract
+   * §18), kept by src/refunds in the same transaction as each refund.
+   */
+  amount_refunded: Generated<string>;
   paid_late: Generated<boolean>;
   failure_reason: FailureReason | null;
   /** lifecycle.schedule(): when time next changes the invoice; the expiry worker's queue. */

@@ -136,6 +136,11 @@ export const InvoiceSchema = Type.Object(
         'Sum of confirmed payments in the invoice currency, a decimal string ("0.00" at first); at a locked rate, their worth at that rate, rounded down',
       examples: ['0.00'],
     }),
+    amount_refunded: Type.String({
+      description:
+        'Sum of the refunds not canceled (contract §18), in the invoice currency ("0.00" at first); list them with GET /v1/merchant/invoices/{id}/refunds. The status does not change: a refunded invoice stays `paid`',
+      examples: ['0.00'],
+    }),
     paid_late: Type.Boolean({ description: 'True when paid within 24 h after expiry' }),
     failure_reason: Type.Union([Type.Literal('underpaid'), Type.Literal('payment_reversed'), Type.Null()], {
       description: 'Why the invoice failed; null unless status is failed',
@@ -197,6 +202,9 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string, payments: read
     amount_paid: row.rate
       ? formatAmount(money(row.amount_paid), row.currency)
       : formatMoney(money(row.amount_paid)),
+    amount_refunded: row.rate
+      ? formatAmount(money(row.amount_refunded), row.currency)
+      : formatMoney(money(row.amount_refunded)),
     paid_late: row.paid_late,
     failure_reason: row.failure_reason,
     payment_expires_at: row.payment_expires_at.toISOString(),

@@ -21,7 +21,7 @@ export interface IdempotencyClaim {
 export interface NewInvoice {
   invoice: Omit<
     InvoiceRow,
-    'status' | 'amount_paid' | 'paid_late' | 'paid_at' | 'tx_hash' | 'failure_reason'
+    'status' | 'amount_paid' | 'amount_refunded' | 'paid_late' | 'paid_at' | 'tx_hash' | 'failure_reason'
   >;
   created: InvoiceEvent;
   /** The caller's API key: nothing is written unless it is still live (see merchants/authenticate.ts). */

@@ -134,6 +134,7 @@ export async function createInvoice(
     payout_address: addresses.evm && forwarder ? principal.payoutAddress : null,
     underpayment_tolerance_percent: principal.tolerancePercent,
     amount_paid: '0.00',
+    amount_refunded: '0.00',
     paid_late: false,
     failure_reason: null,
     due_at: dueAt,

@@ -103,7 +103,14 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string, shopUrl: stri
       } catch (err) {
         return reply.code(400).send({ error: (err as Error).message });
       }
-      if (event.type === 'webhook.test') return { received: true };
+      // This shop does not refund through Paydesk: only invoice events concern its orders.
+      if (
+        event.type === 'webhook.test' ||
+        event.type === 'refund.ready' ||
+        event.type === 'refund.confirmed'
+      ) {
+        return { received: true };
+      }
       const order = orders.get(event.data.invoice.order_id ?? '');
       // Only events of the invoice this order was sent to.
       if (order?.invoiceId !== event.data.invoice.id) return { received: true };

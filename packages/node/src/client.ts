@@ -2,6 +2,7 @@ import type { GetMeResponse } from './generated/openapi.js';
 import { operations } from './generated/openapi.js';
 import { assertSecretKey, assertServerSide, normaliseBaseUrl } from './guard.js';
 import { Invoices } from './invoices.js';
+import { Refunds } from './refunds.js';
 import { send, type TransportSettings } from './transport.js';
 import type { Me, RequestOptions } from './types.js';
 import { Webhooks } from './webhooks.js';
@@ -24,6 +25,7 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** A client for one project, authenticated by its secret API key. Use it only on your server. */
 export class Paydesk {
   readonly invoices: Invoices;
+  readonly refunds: Refunds;
   readonly webhooks = new Webhooks();
   // A private field: the key does not show in console.log(paydesk) or in JSON.
   readonly #settings: TransportSettings;
@@ -39,6 +41,7 @@ export class Paydesk {
       sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     };
     this.invoices = new Invoices((call, callOptions) => send(this.#settings, call, callOptions));
+    this.refunds = new Refunds((call, callOptions) => send(this.#settings, call, callOptions));
   }
 
   /** The project and API key in use: a quick check that the key works and its project is active. */

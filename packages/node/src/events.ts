@@ -1,4 +1,4 @@
-import type { Invoice, InvoiceStatus } from './types.js';
+import type { Invoice, InvoiceStatus, Refund, RefundStatus } from './types.js';
 
 /** The payment an `invoice.payment_detected` or `invoice.payment_unaccepted` event is about. */
 export interface InvoicePayment {
@@ -45,6 +45,19 @@ export type InvoicePaymentUnacceptedEvent = EventOf<
 export type InvoicePaidEvent = EventOf<'invoice.paid', InvoiceEventData>;
 export type InvoiceExpiredEvent = EventOf<'invoice.expired', InvoiceEventData>;
 export type InvoiceFailedEvent = EventOf<'invoice.failed', InvoiceEventData>;
+export interface RefundEventData {
+  /** The refund as it is after the change. */
+  refund: Refund;
+  previous_status: RefundStatus;
+  /** The token the refund is paid in (USDT or USDC) and how much of it, a decimal string. */
+  token: string;
+  token_amount: string;
+}
+
+/** The payer gave an address on the claim page: send `token_amount` of `token` to `refund.address` on `refund.network`. */
+export type RefundReadyEvent = EventOf<'refund.ready', RefundEventData>;
+/** The refund's transfer reached the payer's address and is final; `refund.tx_hash` names it. */
+export type RefundConfirmedEvent = EventOf<'refund.confirmed', RefundEventData>;
 /** Sent by the dashboard's "Send test event" button to one endpoint. */
 export type WebhookTestEvent = EventOf<'webhook.test', { endpoint_id: string; message: string }>;
 
@@ -56,6 +69,8 @@ export type WebhookEvent =
   | InvoicePaidEvent
   | InvoiceExpiredEvent
   | InvoiceFailedEvent
+  | RefundReadyEvent
+  | RefundConfirmedEvent
   | WebhookTestEvent;
 
 export type WebhookEventType = WebhookEvent['type'];

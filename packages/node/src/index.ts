@@ -27,12 +27,16 @@ export type {
   InvoicePayment,
   InvoicePaymentDetectedEvent,
   InvoicePaymentUnacceptedEvent,
+  RefundConfirmedEvent,
+  RefundEventData,
+  RefundReadyEvent,
   WebhookEvent,
   WebhookEventType,
   WebhookTestEvent,
 } from './events.js';
 export type { Invoices } from './invoices.js';
 export type { InvoiceList } from './list.js';
+export type { Refunds } from './refunds.js';
 export type {
   CreateOptions,
   Invoice,
@@ -44,6 +48,9 @@ export type {
   Me,
   Pagination,
   Payment,
+  Refund,
+  RefundCreateParams,
+  RefundStatus,
   RequestOptions,
 } from './types.js';
 export { VERSION } from './version.js';

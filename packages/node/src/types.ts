@@ -25,6 +25,13 @@ export type InvoiceListParams = Omit<api.ListInvoicesQuery, 'status'> & {
   status?: InvoiceStatus | readonly InvoiceStatus[];
 };
 
+/** A refund of an invoice (contract §18). */
+export type Refund = api.Refund;
+export type RefundStatus = Refund['status'];
+
+/** What `refunds.create()` takes: `amount` in the invoice currency as a decimal string, and a `reason`. */
+export type RefundCreateParams = api.CreateRefundBody;
+
 /** The project and the API key in use, from `me()`. */
 export type Me = api.GetMeResponse['data'];
 

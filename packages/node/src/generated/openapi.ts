@@ -7,6 +7,8 @@ export const operations = {
   listInvoices: { method: 'GET', path: '/v1/merchant/invoices' },
   createInvoice: { method: 'POST', path: '/v1/merchant/invoices' },
   getInvoice: { method: 'GET', path: '/v1/merchant/invoices/{invoice}' },
+  listRefunds: { method: 'GET', path: '/v1/merchant/invoices/{invoice}/refunds' },
+  createRefund: { method: 'POST', path: '/v1/merchant/invoices/{invoice}/refunds' },
 } as const;
 
 export interface ErrorEnvelope {
@@ -89,6 +91,8 @@ export interface Invoice {
   }[];
   /** Sum of confirmed payments in the invoice currency, a decimal string ("0.00" at first); at a locked rate, their worth at that rate, rounded down */
   amount_paid: string;
+  /** Sum of the refunds not canceled (contract §18), in the invoice currency ("0.00" at first); list them with GET /v1/merchant/invoices/{id}/refunds. The status does not change: a refunded invoice stays `paid` */
+  amount_refunded: string;
   /** True when paid within 24 h after expiry */
   paid_late: boolean;
   /** Why the invoice failed; null unless status is failed */
@@ -114,6 +118,31 @@ export interface ApiKey {
   created_at: string;
   /** RFC 3339, UTC, milliseconds */
   last_used_at: string | null;
+}
+
+export interface Refund {
+  id: string;
+  invoice_id: string;
+  /** In the invoice currency, with its decimals (a token invoice's unrefunded rest keeps its own) */
+  amount: string;
+  /** The invoice currency */
+  currency: string;
+  /** As given at creation; null when none */
+  reason: string | null;
+  /** `awaiting_address` (the payer has not used the claim link yet), `ready` (the merchant can send it), `sent` (its transfer is seen, not yet deep enough), `confirmed` (the transfer is final) or `canceled` */
+  status: 'awaiting_address' | 'ready' | 'sent' | 'confirmed' | 'canceled';
+  /** The single-use page where the payer chooses a method and gives an address. Shown once, in the answer that creates the refund (the link is stored only as a hash); null afterwards */
+  claim_url: string | null;
+  /** The network the payer chose; null until then */
+  network: string | null;
+  /** The payer's address on that network; null until then */
+  address: string | null;
+  /** The transfer that paid the refund; null until seen */
+  tx_hash: string | null;
+  /** RFC 3339, UTC, milliseconds */
+  created_at: string;
+  /** RFC 3339, UTC, milliseconds */
+  updated_at: string;
 }
 
 /** GET /v1/merchant/me: The project and API key in use */
@@ -219,6 +248,43 @@ export interface GetInvoiceResponse {
   success: true;
   message: string;
   data: Invoice;
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface ListRefundsPath {
+  /** The invoice id, inv_… */
+  invoice: string;
+}
+
+/** GET /v1/merchant/invoices/{invoice}/refunds: An invoice's refunds, oldest first */
+export interface ListRefundsResponse {
+  success: true;
+  message: string;
+  data: Refund[];
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface CreateRefundPath {
+  /** The invoice id, inv_… */
+  invoice: string;
+}
+
+export interface CreateRefundBody {
+  /** In the invoice currency, with its decimals; at most what was paid and not yet refunded (rule `exceeds_paid`). Default: all of that. To refund only an over-payment, send the over-paid part (`amount_paid` less `amount`) */
+  amount?: string | null;
+  /** Why, for your records (not shown to the payer) */
+  reason?: string | null;
+}
+
+/** POST /v1/merchant/invoices/{invoice}/refunds: Refund a paid or failed invoice */
+export interface CreateRefundResponse {
+  success: true;
+  message: string;
+  data: {
+    refund: Refund;
+  };
   /** Quote it to support. Also sent as the X-Trace-Id header. */
   trace_id: string;
 }

@@ -1,0 +1,150 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { InvoiceEvent } from '../invoices/events.js';
+import { liveKey } from '../merchants/repository.js';
+import type { RefundRow, RefundTable } from './refund.table.js';
+
+type Db = Kysely<Database>;
+type Tx = Transaction<Database>;
+
+/**
+ * The invoice a refund is made against, locked for the transaction: two refunds of one invoice, on
+ * any instance, take turns, so each sees what the other refunded (the sum never exceeds what was
+ * paid). `keyId`, for the merchant API: nothing is found unless the key is still live.
+ */
+export function lockInvoice(tx: Tx, projectId: string, invoiceId: string, keyId?: string) {
+  let q = tx
+    .selectFrom('invoices')
+    .innerJoin('projects', 'projects.id', 'invoices.project_id')
+    .select([
+      'invoices.id',
+      'invoices.project_id',
+      'projects.account_id',
+      'invoices.status',
+      'invoices.amount',
+      'invoices.currency',
+      'invoices.rate',
+      'invoices.amount_paid',
+      'invoices.amount_refunded',
+    ])
+    .where('invoices.id', '=', invoiceId)
+    .where('invoices.project_id', '=', projectId);
+  if (keyId !== undefined) q = q.where(liveKey(keyId));
+  return q.forUpdate('invoices').executeTakeFirst();
+}
+
+export type LockedInvoice = NonNullable<Awaited<ReturnType<typeof lockInvoice>>>;
+
+/** Adds `delta` (negative when a refund is canceled) to the invoice's refunded total. */
+export async function addRefunded(tx: Tx, invoiceId: string, delta: string, now: Date) {
+  await sql`update invoices set amount_refunded = amount_refunded + ${delta}::numeric, updated_at = ${now}
+            where id = ${invoiceId}`.execute(tx);
+}
+
+export function insertRefund(tx: Tx, row: RefundTable) {
+  return tx.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateRefund(tx: Tx, id: string, patch: Partial<RefundTable>) {
+  return tx.updateTable('refunds').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function invoiceOfRefund(tx: Tx, projectId: string, id: string) {
+  const row = await tx
+    .selectFrom('refunds')
+    .select('invoice_id')
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row?.invoice_id;
+}
+
+/** A refund of the project, locked with its invoice's rate for the transaction. */
+export function lockRefund(tx: Tx, projectId: string, id: string) {
+  return tx
+    .selectFrom('refunds')
+    .innerJoin('invoices', 'invoices.id', 'refunds.invoice_id')
+    .innerJoin('projects', 'projects.id', 'refunds.project_id')
+    .selectAll('refunds')
+    .select(['invoices.rate', 'projects.account_id'])
+    .where('refunds.id', '=', id)
+    .where('refunds.project_id', '=', projectId)
+    .forUpdate('refunds')
+    .executeTakeFirst();
+}
+
+/** The refund a claim token opens, with what its page shows; locked when `tx` is a transaction. */
+export function findByClaim(db: Db | Tx, tokenHash: string, lock = false) {
+  const q = db
+    .selectFrom('refunds')
+    .innerJoin('invoices', 'invoices.id', 'refunds.invoice_id')
+    .innerJoin('projects', 'projects.id', 'refunds.project_id')
+    .selectAll('refunds')
+    .select(['invoices.rate', 'invoices.payment_methods', 'projects.name as project_name'])
+    .where('refunds.claim_token_hash', '=', tokenHash);
+  return lock ? q.forUpdate('refunds').executeTakeFirst() : q.executeTakeFirst();
+}
+
+export type ClaimRow = NonNullable<Awaited<ReturnType<typeof findByClaim>>>;
+
+/** An invoice's refunds, oldest first. */
+export function invoiceRefunds(db: Db, projectId: string, invoiceId: string): Promise<RefundRow[]> {
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether the invoice exists in the project (and, for the API, the key is live). */
+export async function invoiceExists(db: Db, projectId: string, invoiceId: string, keyId?: string) {
+  let q = db
+    .selectFrom('invoices')
+    .select(['id', 'rate'])
+    .where('id', '=', invoiceId)
+    .where('project_id', '=', projectId);
+  if (keyId !== undefined) q = q.where(liveKey(keyId));
+  return q.executeTakeFirst();
+}
+
+/** The refunds a merchant has to send (ready) or that are on their way (sent), newest first. */
+export function waitingRefunds(db: Db, projectId: string, limit: number) {
+  return db
+    .selectFrom('refunds')
+    .innerJoin('invoices', 'invoices.id', 'refunds.invoice_id')
+    .selectAll('refunds')
+    .select('invoices.rate')
+    .where('refunds.project_id', '=', projectId)
+    .where('refunds.status', 'in', ['ready', 'sent'])
+    .orderBy('refunds.created_at', 'desc')
+    .orderBy('refunds.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The watcher's cursor on a network, read as plain SQL: the chain watcher depends on this module (it
+ * reports refund transfers here), so this module must not import the watcher's.
+ */
+export async function watchedUpTo(tx: Tx, network: string): Promise<string | null> {
+  const { rows } = await sql<{ block_number: string }>`
+    select block_number::text as block_number from chain_cursors where network = ${network}`.execute(tx);
+  return rows[0]?.block_number ?? null;
+}
+
+export async function insertEvent(tx: Tx, e: InvoiceEvent): Promise<void> {
+  await tx
+    .insertInto('events')
+    .values({
+      id: e.id,
+      project_id: e.projectId,
+      invoice_id: e.invoiceId,
+      type: e.type,
+      body: e.body,
+      created_at: e.createdAt,
+    })
+    .execute();
+}

@@ -1,0 +1,114 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { ok } from '../http/envelope.js';
+import {
+  AUTHENTICATED_ERRORS,
+  errorResponses,
+  nullable,
+  PathId,
+  RATE_LIMIT_HEADERS,
+  Success,
+} from '../http/schemas.js';
+import { noControlCharacters } from '../http/validation.js';
+import { amountFormat } from '../invoices/invoice.js';
+import type { Principal } from '../merchants/authenticate.js';
+import { MAX_REASON_LENGTH, RefundSchema } from './refund.js';
+import * as service from './service.js';
+
+const CreateRefundBody = Type.Object(
+  {
+    amount: Type.Optional(
+      nullable(
+        Type.String({
+          format: amountFormat.name,
+          description:
+            'In the invoice currency, with its decimals; at most what was paid and not yet refunded (rule `exceeds_paid`). Default: all of that. To refund only an over-payment, send the over-paid part (`amount_paid` less `amount`)',
+          examples: ['5.00'],
+        }),
+      ),
+    ),
+    reason: Type.Optional(
+      nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: MAX_REASON_LENGTH,
+          format: noControlCharacters.name,
+          description: 'Why, for your records (not shown to the payer)',
+          examples: ['Order 42 returned'],
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const InvoiceParams = Type.Object({
+  invoice: PathId('inv', 'No invoice with this id', 'The invoice id, inv_…'),
+});
+
+const RefundRef = Type.Ref(RefundSchema);
+
+const requester = (p: Principal): service.Requester => ({
+  kind: 'api',
+  projectId: p.projectId,
+  keyId: p.keyId,
+  confirm: () => p.confirm(),
+});
+
+/** The merchant API's refunds of an invoice (contract §18). */
+export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/invoices/:invoice/refunds',
+    {
+      schema: {
+        operationId: 'createRefund',
+        summary: 'Refund a paid or failed invoice',
+        description:
+          "Creates a refund awaiting the payer's address. Send the payer its `claim_url` (shown only in this answer): they choose a method and give an address, the refund becomes `ready`, you send it from your own wallet, and Paydesk confirms it on chain. Refunds of an invoice never add up to more than its `amount_paid`; the invoice keeps its status.",
+        tags: ['Refunds'],
+        params: InvoiceParams,
+        body: CreateRefundBody,
+        response: {
+          201: Success(
+            Type.Object({ refund: RefundRef }),
+            'The refund, with its claim link (the only time it is shown)',
+            RATE_LIMIT_HEADERS,
+          ),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const refund = await service.createRefund(
+        app.db,
+        requester(request.principal),
+        request.params.invoice,
+        request.body ?? {},
+        { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl },
+      );
+      reply.code(201);
+      return ok(request, 'Refund created', { refund });
+    },
+  );
+
+  app.get(
+    '/invoices/:invoice/refunds',
+    {
+      schema: {
+        operationId: 'listRefunds',
+        summary: "An invoice's refunds, oldest first",
+        description: "An unknown invoice and another project's are both NOT_FOUND.",
+        tags: ['Refunds'],
+        params: InvoiceParams,
+        response: {
+          200: Success(Type.Array(RefundRef), 'The refunds', RATE_LIMIT_HEADERS),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
+      },
+    },
+    async (request) => {
+      const refunds = await service.listRefunds(app.db, requester(request.principal), request.params.invoice);
+      return ok(request, 'Refunds', refunds);
+    },
+  );
+};

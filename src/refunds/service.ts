@@ -1,0 +1,178 @@
+import type { Kysely, Transaction } from 'kysely';
+import { audit, type Change } from '../audit/audit.js';
+import type { Database } from '../db/schema.js';
+import { ApiError, type FieldError } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { formatMoney, type Money, money, parseInvoiceAmount } from '../money/money.js';
+import { formatRefundAmount, refundable } from './amounts.js';
+import { newClaimToken } from './claim-token.js';
+import { toRefund } from './refund.js';
+import type { RefundRow } from './refund.table.js';
+import * as repo from './repository.js';
+
+export interface NewRefundInput {
+  amount?: string | null | undefined;
+  reason?: string | null | undefined;
+}
+
+/** Who asks: a merchant's API key (checked live in the statement), or a dashboard user (audited). */
+export type Requester =
+  | { kind: 'api'; projectId: string; keyId: string; confirm(): Promise<void> }
+  | { kind: 'dashboard'; projectId: string; change: Change };
+
+export interface RefundContext {
+  now: Date;
+  publicBaseUrl: string;
+}
+
+const REFUNDABLE_STATUSES = new Set(['paid', 'failed']);
+
+/**
+ * Creates a refund awaiting the payer's address, and its single-use claim link (returned this once).
+ * The invoice row is locked for the transaction, so two refunds decided at once take turns: the
+ * second sees the first in `amount_refunded`, and the refunds never add up to more than was paid.
+ */
+export async function createRefund(
+  db: Kysely<Database>,
+  who: Requester,
+  invoiceId: string,
+  input: NewRefundInput,
+  ctx: RefundContext,
+) {
+  const claim = newClaimToken();
+  const created = await db.transaction().execute(async (tx) => {
+    const keyId = who.kind === 'api' ? who.keyId : undefined;
+    const invoice = await repo.lockInvoice(tx, who.projectId, invoiceId, keyId);
+    if (!invoice) return undefined;
+    const amount = refundAmount(invoice, input.amount ?? undefined);
+    const row = await repo.insertRefund(tx, {
+      id: newId('ref'),
+      invoice_id: invoice.id,
+      project_id: invoice.project_id,
+      amount: formatMoney(amount),
+      currency: invoice.currency,
+      reason: input.reason ?? null,
+      status: 'awaiting_address',
+      claim_token_hash: claim.hash,
+      network: null,
+      token: null,
+      token_amount: null,
+      address: null,
+      after_block: null,
+      ready_at: null,
+      tx_hash: null,
+      block_number: null,
+      confirmed_at: null,
+      created_at: ctx.now,
+      updated_at: ctx.now,
+    });
+    await repo.addRefunded(tx, invoice.id, formatMoney(amount), ctx.now);
+    if (who.kind === 'dashboard') {
+      await audit(tx, invoice.account_id, who.change, 'refund.created', `${row.id} of ${invoice.id}`);
+    }
+    return { row, rated: invoice.rate !== null };
+  });
+  if (!created) {
+    if (who.kind === 'api') await who.confirm();
+    throw ApiError.notFound('No invoice with this id');
+  }
+  return toRefund(created.row, created.rated, `${ctx.publicBaseUrl}/refund/${claim.token}`);
+}
+
+/**
+ * What this refund may be: only of a paid or failed invoice (a pending one may still be paid, an
+ * expired one was not), and never more than is left of what was paid. Without an amount, all of it.
+ */
+function refundAmount(invoice: repo.LockedInvoice, given: string | undefined): Money {
+  if (!REFUNDABLE_STATUSES.has(invoice.status)) {
+    throw ApiError.validation([
+      {
+        in: 'path',
+        field: 'invoice',
+        rule: 'not_refundable',
+        message: `Only a paid or failed invoice can be refunded; this one is ${invoice.status}`,
+      },
+    ]);
+  }
+  const left = refundable(invoice);
+  const rated = invoice.rate !== null;
+  const shown = formatRefundAmount(formatMoney(left), invoice.currency, rated);
+  if (given === undefined) {
+    if (left > 0n) return left;
+    throw exceedsPaid(`Nothing is left to refund: the invoice's refunds already reach what was paid`);
+  }
+  const parsed = parseInvoiceAmount(given, 'amount', invoice.currency);
+  if (!parsed.ok) {
+    throw ApiError.validation([{ in: 'body', field: 'amount', rule: parsed.rule, message: parsed.message }]);
+  }
+  if (parsed.value > left) {
+    throw exceedsPaid(
+      `amount is more than is left to refund: at most ${shown} ${invoice.currency} (paid, less the refunds not canceled)`,
+    );
+  }
+  return parsed.value;
+}
+
+function exceedsPaid(message: string): ApiError {
+  const error: FieldError = { in: 'body', field: 'amount', rule: 'exceeds_paid', message };
+  return ApiError.validation([error]);
+}
+
+/** An invoice's refunds, oldest first; NOT_FOUND for an invoice of another project. */
+export async function listRefunds(db: Kysely<Database>, who: Requester, invoiceId: string) {
+  const keyId = who.kind === 'api' ? who.keyId : undefined;
+  const invoice = await repo.invoiceExists(db, who.projectId, invoiceId, keyId);
+  if (!invoice) {
+    if (who.kind === 'api') await who.confirm();
+    throw ApiError.notFound('No invoice with this id');
+  }
+  const rows = await repo.invoiceRefunds(db, who.projectId, invoiceId);
+  return rows.map((r) => toRefund(r, invoice.rate !== null));
+}
+
+/**
+ * Cancels a refund not yet confirmed: its claim link stops working, and its amount no longer counts
+ * against what was paid. A confirmed or already canceled refund is refused.
+ */
+export async function cancelRefund(
+  db: Kysely<Database>,
+  projectId: string,
+  refundId: string,
+  change: Change,
+) {
+  return db.transaction().execute(async (tx) => {
+    // The invoice first, then the refund: the order every writer of both takes (creates, the chain
+    // watcher), so a cancel never deadlocks with them.
+    const invoiceId = await repo.invoiceOfRefund(tx, projectId, refundId);
+    if (invoiceId) await repo.lockInvoice(tx, projectId, invoiceId);
+    const row = invoiceId && (await repo.lockRefund(tx, projectId, refundId));
+    if (!row) throw ApiError.notFound('No refund with this id');
+    if (row.status === 'confirmed' || row.status === 'canceled') {
+      throw ApiError.validation([
+        {
+          in: 'path',
+          field: 'refund',
+          rule: 'not_cancelable',
+          message: `This refund is ${row.status}; only a refund not yet confirmed can be canceled`,
+        },
+      ]);
+    }
+    const updated = await repo.updateRefund(tx, row.id, {
+      status: 'canceled',
+      claim_token_hash: null,
+      updated_at: change.now,
+    });
+    await subtractRefunded(tx, updated, change.now);
+    await audit(tx, row.account_id, change, 'refund.canceled', `${row.id} of ${row.invoice_id}`);
+    return toRefund(updated, row.rate !== null);
+  });
+}
+
+async function subtractRefunded(tx: Transaction<Database>, row: RefundRow, now: Date) {
+  await repo.addRefunded(tx, row.invoice_id, `-${formatMoney(money(row.amount))}`, now);
+}
+
+/** The refunds waiting for the merchant's wallet (ready) or on their way (sent), newest first. */
+export function waitingRefunds(db: Kysely<Database>, projectId: string, limit = 200) {
+  return repo.waitingRefunds(db, projectId, limit);
+}
