@@ -15,6 +15,7 @@ import { metricsRoutes } from './admin/metrics.js';
 import { brandingAdminRoutes } from './branding/admin.routes.js';
 import { BrandingSchema } from './branding/branding.js';
 import { sendPageNotFound } from './checkout/errors.js';
+import { refundClaimRoutes } from './checkout/refund.routes.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import { collectionAdminRoutes } from './collections/admin.routes.js';
 import { CollectionSchema } from './collections/collection.js';
@@ -139,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A stopping server answers in the envelope itself (http/drain.ts), not with Fastify's own 503.
     return503OnClosing: false,
     // Payers reach /pay/… in a browser: their 404 is the payment page's HTML one.
-    frameworkErrors: onUnroutableRequest({ '/pay/': sendPageNotFound }),
+    frameworkErrors: onUnroutableRequest({ '/pay/': sendPageNotFound, '/refund/': sendPageNotFound }),
     // Any id that fits in a request line reaches its handler, so a long malformed id is the same 404
     // as an unknown one (contract §4) rather than the router's own 414.
     routerOptions: {
@@ -224,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/v1/admin' },
   );
   await app.register(checkoutRoutes, { prefix: '/pay' });
+  await app.register(refundClaimRoutes, { prefix: '/refund' });
   await app.register(dashboardRoutes, { prefix: '/dashboard' });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,9 +1,9 @@
-import { logoPath } from '../branding/branding.js';
 import { confirmedTotal } from '../invoices/lifecycle.js';
 import { formatMoney, money } from '../money/money.js';
 import { SANDBOX } from '../networks/network.js';
 import { type Html, html } from '../web/html.js';
 import { qrSvg } from '../web/qr.js';
+import { brandMark } from './brand.js';
 import { methodChooser } from './chooser.js';
 import { formatAmount, formatPrice } from './format.js';
 import type { Translator } from './i18n/i18n.js';
@@ -62,15 +62,9 @@ ${terminal ? '' : html`<noscript><p class="note">${tr.t('noscript')}</p></noscri
 
 function merchantHeader(c: Checkout, root: string, tr: Translator): Html {
   const { row } = c;
-  const name = row.project_name;
-  const initial = Array.from(name.trim())[0]?.toUpperCase() ?? '?';
-  // The logo is decorative (alt=""): the project's name is written beside it.
-  const mark = row.logo_hash
-    ? html`<img class="logo" src="${root}${logoPath(row.logo_hash)}" alt="" width="${String(row.logo_width)}" height="${String(row.logo_height)}">`
-    : html`<span class="avatar" aria-hidden="true">${initial}</span>`;
   return html`<header class="merchant">
-${mark}
-<p class="merchant-name">${name}</p>
+${brandMark(row, root)}
+<p class="merchant-name">${row.project_name}</p>
 ${c.badge ? html`<p class="badge network-${c.badge.test ? 'test' : 'live'}"><span class="visually-hidden">${tr.t('merchant.network')} </span>${c.badge.label}</p>` : ''}
 </header>`;
 }

@@ -19,7 +19,7 @@ type Route = { method: string; url: string };
  */
 const MERCHANT = '/v1/merchant/';
 const OPERATOR = '/v1/admin/';
-const PUBLIC = ['/v1/health', '/v1/openapi.json', '/docs', '/pay'];
+const PUBLIC = ['/v1/health', '/v1/openapi.json', '/docs', '/pay', '/refund'];
 /** The merchant dashboard: its own session cookie (src/dashboard/guard.ts), tested below. */
 const DASHBOARD = '/dashboard';
 

@@ -79,8 +79,18 @@ export function findByClaim(db: Db | Tx, tokenHash: string, lock = false) {
     .selectFrom('refunds')
     .innerJoin('invoices', 'invoices.id', 'refunds.invoice_id')
     .innerJoin('projects', 'projects.id', 'refunds.project_id')
+    .leftJoin('project_logos as l', 'l.project_id', 'projects.id')
     .selectAll('refunds')
-    .select(['invoices.rate', 'invoices.payment_methods', 'projects.name as project_name'])
+    .select([
+      'invoices.rate',
+      'invoices.payment_methods',
+      // What the claim page shows of the project: its name and branding, nothing else.
+      'projects.name as project_name',
+      'projects.brand_color',
+      'l.hash as logo_hash',
+      'l.width as logo_width',
+      'l.height as logo_height',
+    ])
     .where('refunds.claim_token_hash', '=', tokenHash);
   return lock ? q.forUpdate('refunds').executeTakeFirst() : q.executeTakeFirst();
 }

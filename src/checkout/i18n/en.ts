@@ -96,6 +96,34 @@ export const en = {
   'script.copyFallback': 'Press Ctrl+C (⌘C on a Mac) to copy',
   'script.processing': 'Processing…',
   'script.days': '{{days}}d',
+  'refund.title': 'Refund',
+  'refund.heading': 'Your refund',
+  'refund.amount': 'Refund amount',
+  'refund.intro':
+    'Choose how you want to receive it and enter your address on that network. This link works once.',
+  'refund.legend': 'Receive as',
+  'refund.address': 'Refund address',
+  'refund.addressHint':
+    'Your own wallet address on the network you chose, pasted exactly as your wallet shows it.',
+  'refund.submit': 'Request refund',
+  'refund.errors': 'Please correct this:',
+  'refund.error.method': 'Choose how you want to receive the refund.',
+  'refund.error.evm': 'Enter an address of 0x followed by 40 characters, exactly as your wallet shows it.',
+  'refund.error.checksumMissing':
+    'This address has no checksum (it is all in one case). Paste it exactly as your wallet shows it, in mixed case.',
+  'refund.error.checksum':
+    'This address fails its checksum: a character is wrong. Copy it again from your wallet.',
+  'refund.error.tron': 'Enter a TRON address: T followed by 33 characters, exactly as your wallet shows it.',
+  'refund.ready.heading': 'Refund requested',
+  'refund.ready.text':
+    '{{merchant}} will send {{amount}} to your address. Reload this page later to see when it has arrived.',
+  'refund.sent.heading': 'Refund on its way',
+  'refund.sent.text': 'The transfer of {{amount}} is on the network and waiting for confirmation.',
+  'refund.confirmed.heading': 'Refund sent',
+  'refund.confirmed.text': '{{amount}} has arrived at your address.',
+  'refund.used.heading': 'Refund link not valid',
+  'refund.used.text':
+    'This refund link has been used already, was canceled, or is incomplete. If you are waiting for a refund, contact the merchant.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -94,4 +94,34 @@ export const es: Messages = {
   'script.copyFallback': 'Pulsa Ctrl+C (⌘C en un Mac) para copiar',
   'script.processing': 'Procesando…',
   'script.days': '{{days}} d',
+  'refund.title': 'Reembolso',
+  'refund.heading': 'Tu reembolso',
+  'refund.amount': 'Importe del reembolso',
+  'refund.intro':
+    'Elige cómo quieres recibirlo e introduce tu dirección en esa red. Este enlace funciona una sola vez.',
+  'refund.legend': 'Recibir como',
+  'refund.address': 'Dirección de reembolso',
+  'refund.addressHint':
+    'La dirección de tu propia billetera en la red elegida, pegada tal como la muestra tu billetera.',
+  'refund.submit': 'Solicitar reembolso',
+  'refund.errors': 'Corrige esto:',
+  'refund.error.method': 'Elige cómo quieres recibir el reembolso.',
+  'refund.error.evm':
+    'Introduce una dirección de 0x seguido de 40 caracteres, tal como la muestra tu billetera.',
+  'refund.error.checksumMissing':
+    'Esta dirección no lleva suma de verificación (está toda en minúsculas o mayúsculas). Pégala tal como la muestra tu billetera.',
+  'refund.error.checksum':
+    'La suma de verificación de esta dirección no cuadra: hay un carácter erróneo. Cópiala de nuevo de tu billetera.',
+  'refund.error.tron':
+    'Introduce una dirección de TRON: T seguida de 33 caracteres, tal como la muestra tu billetera.',
+  'refund.ready.heading': 'Reembolso solicitado',
+  'refund.ready.text':
+    '{{merchant}} enviará {{amount}} a tu dirección. Vuelve a cargar esta página más tarde para ver si ha llegado.',
+  'refund.sent.heading': 'Reembolso en camino',
+  'refund.sent.text': 'La transferencia de {{amount}} está en la red y espera confirmación.',
+  'refund.confirmed.heading': 'Reembolso enviado',
+  'refund.confirmed.text': '{{amount}} ha llegado a tu dirección.',
+  'refund.used.heading': 'Enlace de reembolso no válido',
+  'refund.used.text':
+    'Este enlace de reembolso ya se usó, se canceló o está incompleto. Si esperas un reembolso, contacta con el comercio.',
 };

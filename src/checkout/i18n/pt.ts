@@ -94,4 +94,34 @@ export const pt: Messages = {
   'script.copyFallback': 'Pressione Ctrl+C (⌘C no Mac) para copiar',
   'script.processing': 'Processando…',
   'script.days': '{{days}} d',
+  'refund.title': 'Reembolso',
+  'refund.heading': 'Seu reembolso',
+  'refund.amount': 'Valor do reembolso',
+  'refund.intro':
+    'Escolha como quer recebê-lo e informe seu endereço nessa rede. Este link funciona uma única vez.',
+  'refund.legend': 'Receber como',
+  'refund.address': 'Endereço de reembolso',
+  'refund.addressHint':
+    'O endereço da sua própria carteira na rede escolhida, colado exatamente como a carteira o mostra.',
+  'refund.submit': 'Solicitar reembolso',
+  'refund.errors': 'Corrija isto:',
+  'refund.error.method': 'Escolha como quer receber o reembolso.',
+  'refund.error.evm':
+    'Informe um endereço de 0x seguido de 40 caracteres, exatamente como a carteira o mostra.',
+  'refund.error.checksumMissing':
+    'Este endereço não tem soma de verificação (está todo em minúsculas ou maiúsculas). Cole-o exatamente como a carteira o mostra.',
+  'refund.error.checksum':
+    'A soma de verificação deste endereço não confere: há um caractere errado. Copie-o de novo da carteira.',
+  'refund.error.tron':
+    'Informe um endereço TRON: T seguido de 33 caracteres, exatamente como a carteira o mostra.',
+  'refund.ready.heading': 'Reembolso solicitado',
+  'refund.ready.text':
+    '{{merchant}} enviará {{amount}} para o seu endereço. Recarregue esta página mais tarde para ver se chegou.',
+  'refund.sent.heading': 'Reembolso a caminho',
+  'refund.sent.text': 'A transferência de {{amount}} está na rede e aguarda confirmação.',
+  'refund.confirmed.heading': 'Reembolso enviado',
+  'refund.confirmed.text': '{{amount}} chegou ao seu endereço.',
+  'refund.used.heading': 'Link de reembolso inválido',
+  'refund.used.text':
+    'Este link de reembolso já foi usado, foi cancelado ou está incompleto. Se você aguarda um reembolso, contate o comerciante.',
 };

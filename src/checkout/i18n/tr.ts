@@ -94,4 +94,32 @@ export const tr: Messages = {
   'script.copyFallback': 'Kopyalamak için Ctrl+C (Mac’te ⌘C) tuşlarına basın',
   'script.processing': 'İşleniyor…',
   'script.days': '{{days}} g',
+  'refund.title': 'İade',
+  'refund.heading': 'İadeniz',
+  'refund.amount': 'İade tutarı',
+  'refund.intro':
+    'Nasıl almak istediğinizi seçin ve o ağdaki adresinizi girin. Bu bağlantı yalnızca bir kez çalışır.',
+  'refund.legend': 'Alınacak biçim',
+  'refund.address': 'İade adresi',
+  'refund.addressHint':
+    'Seçtiğiniz ağdaki kendi cüzdan adresiniz, cüzdanınızın gösterdiği gibi yapıştırılmış.',
+  'refund.submit': 'İade talep et',
+  'refund.errors': 'Lütfen bunu düzeltin:',
+  'refund.error.method': 'İadeyi nasıl almak istediğinizi seçin.',
+  'refund.error.evm': '0x ve ardından 40 karakterden oluşan bir adres girin, cüzdanınızın gösterdiği gibi.',
+  'refund.error.checksumMissing':
+    'Bu adresin sağlama toplamı yok (tamamı aynı harf büyüklüğünde). Cüzdanınızın gösterdiği gibi yapıştırın.',
+  'refund.error.checksum':
+    'Bu adresin sağlama toplamı tutmuyor: bir karakter yanlış. Cüzdanınızdan yeniden kopyalayın.',
+  'refund.error.tron': 'Bir TRON adresi girin: T ve ardından 33 karakter, cüzdanınızın gösterdiği gibi.',
+  'refund.ready.heading': 'İade talep edildi',
+  'refund.ready.text':
+    '{{merchant}}, {{amount}} tutarını adresinize gönderecek. Ulaşıp ulaşmadığını görmek için bu sayfayı daha sonra yenileyin.',
+  'refund.sent.heading': 'İade yolda',
+  'refund.sent.text': '{{amount}} transferi ağda ve onay bekliyor.',
+  'refund.confirmed.heading': 'İade gönderildi',
+  'refund.confirmed.text': '{{amount}} adresinize ulaştı.',
+  'refund.used.heading': 'İade bağlantısı geçersiz',
+  'refund.used.text':
+    'Bu iade bağlantısı zaten kullanılmış, iptal edilmiş ya da eksik. Bir iade bekliyorsanız satıcıyla iletişime geçin.',
 };

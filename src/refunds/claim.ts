@@ -1,0 +1,102 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { ApiError } from '../http/errors.js';
+import { newEvent } from '../invoices/events.js';
+import type { OfferedMethod } from '../invoices/invoice.table.js';
+import { formatMoney, formatUnits, money } from '../money/money.js';
+import type { NetworkRegistry } from '../networks/network.js';
+import { type AddressFamily, checkRefundAddress } from './address.js';
+import { REFUND_TOKEN_DECIMALS, refundTokens } from './amounts.js';
+import { hashClaimToken, looksLikeClaimToken } from './claim-token.js';
+import { toRefund } from './refund.js';
+import * as repo from './repository.js';
+
+export type ClaimView = repo.ClaimRow;
+
+/** The refund a claim link opens, whatever its status; undefined for a link that opens none. */
+export async function loadClaim(db: Kysely<Database>, token: string): Promise<ClaimView | undefined> {
+  if (!looksLikeClaimToken(token)) return undefined;
+  return repo.findByClaim(db, hashClaimToken(token));
+}
+
+export interface ClaimInput {
+  /** `network:currency`, one of the invoice's methods. */
+  method?: string | undefined;
+  address?: string | undefined;
+}
+
+export type ClaimOutcome =
+  | { kind: 'claimed'; refund: ClaimView }
+  /** The link was used already (or its refund canceled): nothing changes. */
+  | { kind: 'used'; refund: ClaimView }
+  | { kind: 'unknown' };
+
+export interface ClaimContext {
+  now: Date;
+  publicBaseUrl: string;
+  networks: NetworkRegistry;
+}
+
+/**
+ * The payer's answer on the claim page: a method among the invoice's and an address on its network.
+ * Decided under the refund's row lock, so the link works once: a second submission, at the same time
+ * or later, finds the refund no longer awaiting an address. The token amount is fixed here, at the
+ * invoice's locked rate, and `refund.ready` is written to the outbox in the same transaction.
+ */
+export async function claimRefund(
+  db: Kysely<Database>,
+  token: string,
+  input: ClaimInput,
+  ctx: ClaimContext,
+): Promise<ClaimOutcome> {
+  if (!looksLikeClaimToken(token)) return { kind: 'unknown' };
+  return db.transaction().execute(async (tx) => {
+    const row = await repo.findByClaim(tx, hashClaimToken(token), true);
+    if (!row) return { kind: 'unknown' };
+    if (row.status !== 'awaiting_address') return { kind: 'used', refund: row };
+    const { method, address } = checkInput(row.payment_methods, input, ctx.networks);
+    const tokens = refundTokens(money(row.amount), row.rate, method.decimals);
+    const updated = await repo.updateRefund(tx, row.id, {
+      status: 'ready',
+      network: method.network,
+      token: method.currency,
+      token_amount: formatMoney(tokens),
+      address,
+      after_block: await repo.watchedUpTo(tx, method.network),
+      ready_at: ctx.now,
+      updated_at: ctx.now,
+    });
+    const data = {
+      refund: toRefund(updated, row.rate !== null),
+      previous_status: row.status,
+      token: method.currency,
+      token_amount: formatUnits(tokens, Math.min(method.decimals, REFUND_TOKEN_DECIMALS)),
+    };
+    await repo.insertEvent(tx, newEvent(row.project_id, row.invoice_id, 'refund.ready', data, ctx.now));
+    return { kind: 'claimed', refund: { ...row, ...updated } };
+  });
+}
+
+function checkInput(methods: OfferedMethod[], input: ClaimInput, networks: NetworkRegistry) {
+  const method = methods.find((m) => `${m.network}:${m.currency}` === input.method);
+  if (!method) {
+    throw ApiError.validation([
+      {
+        in: 'body',
+        field: 'method',
+        rule: 'not_offered',
+        message: 'choose one of the listed ways to receive it',
+      },
+    ]);
+  }
+  const family: AddressFamily | undefined =
+    method.network === 'sandbox' ? 'sandbox' : networks.get(method.network)?.family;
+  if (!family) throw new Error(`${method.network} is no longer configured`);
+  const checked = checkRefundAddress(family, input.address ?? '');
+  if (!checked.ok) {
+    throw ApiError.validation([
+      { in: 'body', field: 'address', rule: checked.rule, message: checked.message },
+    ]);
+  }
+  return { method, address: checked.address };
+}
