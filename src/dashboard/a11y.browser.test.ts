@@ -39,6 +39,19 @@ beforeAll(async () => {
     invoiceId ??= id;
   }
   await h.receiver.waitFor(4);
+  // A refund of the first (paid) invoice, claimed by its payer: the Refunds page lists it with its QR code.
+  const refund = await h.t.app.inject({
+    method: 'POST',
+    url: `/v1/merchant/invoices/${invoiceId}/refunds`,
+    headers: h.m.auth,
+    payload: { amount: '10.00' },
+  });
+  await h.t.app.inject({
+    method: 'POST',
+    url: new URL(refund.json().data.refund.claim_url).pathname,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'method=sandbox%3AUSDT&address=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  });
   const { invite_url } = await admin(h.t.app, 'POST', `/v1/admin/accounts/${h.m.accountId}/users`, {
     email: 'new.colleague@acme.example',
     role: 'viewer',
@@ -56,6 +69,7 @@ const PAGES: Array<{ name: string; signedIn: boolean; reach: (page: Page) => Pro
   { name: 'overview', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard`) },
   { name: 'invoices', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/invoices`) },
   { name: 'invoice', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/invoices/${invoiceId}`) },
+  { name: 'refunds', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/refunds`) },
   { name: 'api-keys', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/api-keys`) },
   {
     name: 'api-key-revoke',

@@ -5,6 +5,7 @@ import { invoiceDetail, invoicePage } from '../invoices/browse.js';
 import { invoiceCsv } from '../invoices/csv.js';
 import { toInvoice } from '../invoices/invoice.js';
 import { INVOICE_STATUSES } from '../invoices/status.js';
+import { leftToRefund, refundsOfInvoice } from '../refunds/service.js';
 import { deliveriesOf, resendInvoiceEvent } from '../webhooks/service.js';
 import { change } from './actor.js';
 import { requireOwner } from './guard.js';
@@ -59,20 +60,30 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         hide,
         params: InvoiceParams,
-        querystring: Type.Object({ resent: Type.Optional(Type.String({ maxLength: 10 })) }),
+        querystring: Type.Object({
+          resent: Type.Optional(Type.String({ maxLength: 10 })),
+          canceled: Type.Optional(Type.String({ maxLength: 10 })),
+        }),
       },
     },
     async (request, reply) => {
       const ctx = request.dashboard;
       const found = await invoiceDetail(app.db, ctx.project.id, request.params.id);
-      const deliveries = await deliveriesOf(
-        app.db,
-        found.events.map((e) => e.id),
-      );
+      const [deliveries, refunds] = await Promise.all([
+        deliveriesOf(
+          app.db,
+          found.events.map((e) => e.id),
+        ),
+        refundsOfInvoice(app.db, ctx.project.id, found.invoice.id),
+      ]);
       const shown = toInvoice(found.invoice, app.config.publicBaseUrl, found.payments);
-      const detail = { ...found, deliveries, shown };
+      const detail = { ...found, deliveries, shown, refunds, left: leftToRefund(found.invoice) };
       const payUrl = shown.payment_url;
-      const notice = request.query.resent ? 'Event queued to be sent again.' : undefined;
+      const notice = request.query.resent
+        ? 'Event queued to be sent again.'
+        : request.query.canceled
+          ? 'Refund canceled.'
+          : undefined;
       return reply.type(html).send(detailPage(ctx, detail, app.config.networks, payUrl, notice));
     },
   );

@@ -30,7 +30,16 @@ async function foreignIds() {
   )?.[1];
   const detail = (await owner.get(`/dashboard/invoices/${invoice}`)).body;
   const event = /\/events\/(evt_[A-Za-z0-9]+)\/resend/.exec(detail)?.[1];
-  return { m, invoice, endpoint, event, userId: owner.userId };
+  const paid = (await createInvoice(t.app, m)).json().data.id;
+  await admin(t.app, 'POST', `/v1/admin/invoices/${paid}/simulate-payment`, {});
+  const refunded = await t.app.inject({
+    method: 'POST',
+    url: `/v1/merchant/invoices/${paid}/refunds`,
+    headers: m.auth,
+    payload: {},
+  });
+  const refund = refunded.json().data.refund.id as string;
+  return { m, invoice, endpoint, event, refund, userId: owner.userId };
 }
 
 /**
@@ -46,6 +55,7 @@ function idFor(url: string, param: string, other: Awaited<ReturnType<typeof fore
     'api-keys': other.m.keyId,
     webhooks: other.endpoint,
     team: other.userId,
+    refunds: other.refund,
   };
   return param === 'id' ? ids[resource ?? ''] : undefined;
 }

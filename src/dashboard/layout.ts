@@ -10,6 +10,7 @@ export const ROOT = '/dashboard';
 const NAV = [
   { href: `${ROOT}`, label: 'Overview', owner: false },
   { href: `${ROOT}/invoices`, label: 'Invoices', owner: false },
+  { href: `${ROOT}/refunds`, label: 'Refunds', owner: false },
   { href: `${ROOT}/api-keys`, label: 'API keys', owner: true },
   { href: `${ROOT}/webhooks`, label: 'Webhooks', owner: false },
   { href: `${ROOT}/collections`, label: 'Collections', owner: false },

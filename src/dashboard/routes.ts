@@ -16,6 +16,7 @@ import { invoiceRoutes } from './invoices.routes.js';
 import { keyRoutes } from './keys.routes.js';
 import { sendOnce } from './once.js';
 import { overviewRoutes } from './overview.routes.js';
+import { refundRoutes } from './refunds.routes.js';
 import { sessionRoutes } from './session.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { teamRoutes } from './team.routes.js';
@@ -64,6 +65,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await signedIn.register(sessionRoutes);
     await signedIn.register(overviewRoutes);
     await signedIn.register(invoiceRoutes);
+    await signedIn.register(refundRoutes);
     await signedIn.register(keyRoutes);
     await signedIn.register(webhookRoutes);
     await signedIn.register(collectionRoutes);

@@ -97,6 +97,38 @@ export function findByClaim(db: Db | Tx, tokenHash: string, lock = false) {
 
 export type ClaimRow = NonNullable<Awaited<ReturnType<typeof findByClaim>>>;
 
+export function findRefund(db: Db, projectId: string, id: string) {
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+}
+
+/** The project's refunds ready to send, oldest first, in pages after `afterId` (the CSV export). */
+export function readyRefunds(
+  db: Db,
+  projectId: string,
+  after: { createdAt: Date; id: string } | undefined,
+  limit: number,
+) {
+  let q = db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('status', '=', 'ready');
+  if (after) {
+    q = q.where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
+      ]),
+    );
+  }
+  return q.orderBy('created_at').orderBy('id').limit(limit).execute();
+}
+
 /** An invoice's refunds, oldest first. */
 export function invoiceRefunds(db: Db, projectId: string, invoiceId: string): Promise<RefundRow[]> {
   return db

@@ -172,6 +172,28 @@ async function subtractRefunded(tx: Transaction<Database>, row: RefundRow, now: 
   await repo.addRefunded(tx, row.invoice_id, `-${formatMoney(money(row.amount))}`, now);
 }
 
+/** One refund of the project as stored; NOT_FOUND for any other id. */
+export async function findRefund(db: Kysely<Database>, projectId: string, id: string): Promise<RefundRow> {
+  const row = await repo.findRefund(db, projectId, id);
+  if (!row) throw ApiError.notFound('No refund with this id');
+  return row;
+}
+
+/** What is left to refund of an invoice, written as its refunds' amounts are. */
+export function leftToRefund(invoice: {
+  amount_paid: string;
+  amount_refunded: string;
+  currency: string;
+  rate: unknown;
+}) {
+  return formatRefundAmount(formatMoney(refundable(invoice)), invoice.currency, invoice.rate !== null);
+}
+
+/** An invoice's refunds as stored (the dashboard shows the token and its amount too), oldest first. */
+export function refundsOfInvoice(db: Kysely<Database>, projectId: string, invoiceId: string) {
+  return repo.invoiceRefunds(db, projectId, invoiceId);
+}
+
 /** The refunds waiting for the merchant's wallet (ready) or on their way (sent), newest first. */
 export function waitingRefunds(db: Kysely<Database>, projectId: string, limit = 200) {
   return repo.waitingRefunds(db, projectId, limit);

@@ -3,16 +3,21 @@ import type { Invoice } from '../../invoices/invoice.js';
 import { formatMoney, money } from '../../money/money.js';
 import { methodLabel, type PaymentMethod } from '../../networks/methods.js';
 import type { NetworkRegistry } from '../../networks/network.js';
+import type { RefundRow } from '../../refunds/refund.table.js';
 import { type Html, html } from '../../web/html.js';
 import type { deliveriesOf } from '../../webhooks/service.js';
 import type { DashboardContext } from '../context.js';
 import { badge, csrf, ROOT, shell, time } from '../layout.js';
 import { definition } from './invoices.js';
+import { invoiceRefundsSection } from './refunds.js';
 
 type Detail = Awaited<ReturnType<typeof invoiceDetail>> & {
   deliveries: Awaited<ReturnType<typeof deliveriesOf>>;
   /** The invoice as the API shows it (invoices/invoice.ts toInvoice): amounts due, payment statuses. */
   shown: Invoice;
+  refunds: RefundRow[];
+  /** What is left to refund, in the invoice currency. */
+  left: string;
 };
 
 export function invoicePage(
@@ -37,6 +42,7 @@ ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 ${definition('Status', badge(i.status))}
 ${definition('Amount', `${d.shown.amount} ${i.currency}`)}
 ${definition('Amount paid', `${d.shown.amount_paid} ${i.currency}`)}
+${definition('Amount refunded', `${d.shown.amount_refunded} ${i.currency}`)}
 ${d.shown.rate ? definition('Rate', rateText(d.shown.rate)) : ''}
 ${definition('Order', i.order_id)}
 ${definition('Network', i.network ? networks.label(i.network) : open)}
@@ -55,6 +61,7 @@ ${definition('Metadata', Object.keys(i.metadata).length ? html`<code>${JSON.stri
 </dl></section>
 ${methodsSection(d, networks)}
 ${paymentsSection(d, networks)}
+${invoiceRefundsSection(ctx, i, d.refunds, d.left, networks)}
 <section class="panel" aria-labelledby="events" tabindex="0"><h2 id="events">Events and webhook deliveries</h2>
 ${d.events.length ? html`<ol class="events">${d.events.map((e) => eventItem(ctx, d, e, owner))}</ol>` : html`<p class="muted">No events.</p>`}
 </section>`,
