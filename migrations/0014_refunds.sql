@@ -32,7 +32,9 @@ create index refunds_invoice_idx on refunds (invoice_id, created_at);
 -- The merchant's list of refunds to pay, newest first.
 create index refunds_waiting_idx on refunds (project_id, created_at) where status in ('ready', 'sent');
 -- The chain watcher's probe: one index lookup per recipient of a transfer, as for deposit addresses.
-create index refunds_recipient_idx on refunds (network, address) where status in ('ready', 'sent');
+create index refunds_recipient_idx on refunds (network, address) where status = 'ready';
+-- Refunds whose transfer was seen but is not yet deep enough: each scan step confirms the buried ones.
+create index refunds_sent_idx on refunds (network, block_number) where status = 'sent';
 
 -- What was refunded, kept on the invoice in the same transaction as each refund (canceled ones
 -- excluded), so the invoice object and the CSV export show it without a join.

@@ -12,6 +12,12 @@ import {
 import { fromTokenUnits, money } from '../money/money.js';
 import type { FamilyName } from '../networks/family.js';
 import type { Currency } from '../networks/network.js';
+import {
+  confirmBuriedRefunds,
+  forgetRefundsAbove,
+  recordRefundPayments,
+  refundPaymentsIn,
+} from '../refunds/watch.js';
 import * as repo from './repository.js';
 import type { ChainReader, TransferLog } from './rpc.js';
 
@@ -81,8 +87,13 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
     // A log of block `to` from another fork means a reorganisation mid-read: read again.
     if (logs.some((l) => l.blockNumber === to && l.blockHash !== toHash)) return true;
     const reports = await paymentsIn(ctx, logs, buriedUpTo);
+    // The same transfers, read once, may also pay refunds to payers' addresses (contract §18).
+    const refunds = await refundPaymentsIn(ctx.db, network, logs);
     const passed = blocksPassed(logs, { number: to, hash: toHash });
-    await observe(ctx.db, reports, observing(ctx), (tx) => repo.advance(tx, network.name, passed, ctx.now()));
+    await observe(ctx.db, reports, observing(ctx), async (tx) => {
+      await repo.advance(tx, network.name, passed, ctx.now());
+      await recordRefundPayments(tx, refunds, buriedUpTo, ctx.now());
+    });
     cursor = { number: to, hash: toHash };
   }
   await confirmBuried(ctx, min(cursor.number, buriedUpTo));
@@ -175,8 +186,9 @@ async function paymentsIn(ctx: ScanContext, logs: TransferLog[], buriedUpTo: big
   });
 }
 
-/** Payments still confirming whose block is now deep enough. */
+/** Payments (and refunds' transfers) still confirming whose block is now deep enough. */
 async function confirmBuried(ctx: ScanContext, depthBlock: bigint): Promise<void> {
+  await confirmBuriedRefunds(ctx.db, ctx.network, depthBlock, ctx.now());
   const due = await confirmingUpTo(ctx.db, ctx.network.name, depthBlock);
   if (due.length === 0) return;
   const reports: Reported[] = due.map((p) => ({
@@ -222,7 +234,10 @@ async function followReorg(ctx: ScanContext, cursor: BlockRef): Promise<BlockRef
     invoiceId: p.invoice_id,
     observation: { kind: 'reversal', txHash: p.tx_hash, currency: p.currency },
   }));
-  await observe(db, reports, observing(ctx), (tx) => repo.rewind(tx, network.name, common, ctx.now()));
+  await observe(db, reports, observing(ctx), async (tx) => {
+    await repo.rewind(tx, network.name, common, ctx.now());
+    await forgetRefundsAbove(tx, network.name, common.number, ctx.now());
+  });
   return common;
 }
 

@@ -190,3 +190,46 @@ export async function insertEvent(tx: Tx, e: InvoiceEvent): Promise<void> {
     })
     .execute();
 }
+
+/**
+ * Ready refunds on `network` paid to one of `addresses`: one probe of the partial index per
+ * recipient, as for deposit addresses, whatever the number of open refunds. With the invoice's rate,
+ * for the event body.
+ */
+export function readyRefundsTo(db: Db | Tx, network: string, addresses: string[]) {
+  return db
+    .selectFrom('refunds')
+    .innerJoin('invoices', 'invoices.id', 'refunds.invoice_id')
+    .selectAll('refunds')
+    .select('invoices.rate')
+    .where('refunds.network', '=', network)
+    .where('refunds.status', '=', 'ready')
+    .where('refunds.address', '=', (eb) => eb.fn.any(eb.val(addresses)))
+    .orderBy('refunds.created_at')
+    .orderBy('refunds.id')
+    .execute();
+}
+
+/** Sent refunds on `network` whose transfer's block is at or below `block`: now final. */
+export function sentUpTo(db: Db | Tx, network: string, block: bigint) {
+  return db
+    .selectFrom('refunds')
+    .innerJoin('invoices', 'invoices.id', 'refunds.invoice_id')
+    .selectAll('refunds')
+    .select('invoices.rate')
+    .where('refunds.network', '=', network)
+    .where('refunds.status', '=', 'sent')
+    .where('refunds.block_number', '<=', block.toString())
+    .execute();
+}
+
+/** After a reorganisation: sent refunds whose transfer was above the common block wait again. */
+export async function unsendAbove(tx: Tx, network: string, block: bigint, now: Date): Promise<void> {
+  await tx
+    .updateTable('refunds')
+    .set({ status: 'ready', tx_hash: null, block_number: null, updated_at: now })
+    .where('network', '=', network)
+    .where('status', '=', 'sent')
+    .where('block_number', '>', block.toString())
+    .execute();
+}

@@ -1,0 +1,186 @@
+import type { Address } from 'viem';
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createMerchant, type Merchant, manualClock, startTestApp, type TestApp } from '../../test/app.js';
+import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { type LocalChain, startChain, stopAllChains } from '../../test/chain.js';
+import {
+  asTron,
+  type ChainTokens,
+  caughtUp,
+  deployTokens,
+  fromTron,
+  getInvoice,
+  LOCAL,
+  localNetworkEnv,
+  newInvoice,
+  TRON_LOCAL,
+  tronNetworkEnv,
+} from '../../test/chain-app.js';
+import { eventually } from '../../test/webhooks.js';
+import { money, toTokenUnits } from '../money/money.js';
+
+// Refunds end to end on one Hardhat node, watched twice: as an EVM network (`localchain`, 3
+// confirmations) and as TRON's Nile (T-addresses, 19 confirmations). A payer pays an invoice from
+// account #0; the merchant refunds part of it; the payer claims it with an address of their own; the
+// merchant's wallet (another account) sends the tokens; the watcher sees them and confirms the refund.
+const units = (amount: string) => toTokenUnits(money(amount), 6);
+
+let chain: LocalChain;
+let tokens: ChainTokens;
+let t: TestApp;
+let evm: Merchant;
+let tron: Merchant;
+const clock = manualClock();
+
+beforeAll(async () => {
+  chain = await startChain();
+  tokens = await deployTokens(chain);
+  const a = localNetworkEnv(chain, tokens);
+  const b = tronNetworkEnv(chain, tokens);
+  const networks = [...JSON.parse(a.PAYDESK_NETWORKS as string), ...JSON.parse(b.PAYDESK_NETWORKS as string)];
+  t = await startTestApp({
+    env: { ...a, ...b, PAYDESK_NETWORKS: JSON.stringify(networks) },
+    workers: true,
+    clock,
+  });
+  evm = await createMerchant(t.app, { network: LOCAL, currency: 'USDT', xpub: TEST_XPUB });
+  tron = await createMerchant(t.app, { network: TRON_LOCAL, currency: 'USDT', xpub: TRON_TEST_XPUB });
+  // The merchants' own wallets, which send refunds: accounts #2 and #3.
+  await chain.mint(tokens.usdt, chain.accounts[2] as Address, units('1000'));
+  await chain.mint(tokens.usdt, chain.accounts[3] as Address, units('1000'));
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+  await stopAllChains();
+});
+
+const synced = (network = LOCAL) => caughtUp(t, chain, 15_000, network);
+
+async function paidInvoice(
+  m: Merchant,
+  amount: string,
+  depth: number,
+  network: string,
+  payTo = (a: string) => a,
+) {
+  const inv = await newInvoice(t, m, amount);
+  await chain.transfer(tokens.usdt, payTo(inv.pay_address) as Address, units(amount));
+  await chain.mine(depth);
+  await eventually(async () => (await getInvoice(t, m, inv.id)).status === 'paid', 15_000);
+  await synced(network);
+  return inv.id;
+}
+
+const refund = (m: Merchant, id: string, body: object = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/v1/merchant/invoices/${id}/refunds`,
+    headers: m.auth,
+    payload: body,
+  });
+
+const claim = (claimUrl: string, method: string, address: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: new URL(claimUrl).pathname,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ method, address }).toString(),
+  });
+
+async function refundOf(m: Merchant, invoiceId: string, refundId: string) {
+  const res = await t.app.inject({ url: `/v1/merchant/invoices/${invoiceId}/refunds`, headers: m.auth });
+  return res.json().data.find((r: { id: string }) => r.id === refundId);
+}
+
+const eventsOf = (refundId: string, type: string) =>
+  t.database.db
+    .selectFrom('events')
+    .select('body')
+    .where('type', '=', type)
+    .execute()
+    .then((rows) => rows.map((r) => JSON.parse(r.body)).filter((e) => e.data.refund.id === refundId));
+
+describe('a refund on an EVM network', () => {
+  test("claimed, paid from the merchant's wallet, sent at inclusion, confirmed at depth; then a second refund of the rest", async () => {
+    const invoiceId = await paidInvoice(evm, '30.00', 3, LOCAL);
+    const payer = getAddress(chain.accounts[5] as Address);
+    const first = (await refund(evm, invoiceId, { amount: '10.00', reason: 'one item returned' })).json().data
+      .refund;
+    expect((await claim(first.claim_url, `${LOCAL}:USDT`, payer)).statusCode).toBe(303);
+    expect(await refundOf(evm, invoiceId, first.id)).toMatchObject({
+      status: 'ready',
+      network: LOCAL,
+      address: payer,
+    });
+    expect(await eventsOf(first.id, 'refund.ready')).toHaveLength(1);
+
+    // Too little does not pay it, nor does another token.
+    await chain.transfer(tokens.usdt, payer, units('9.99'), chain.accounts[2] as Address);
+    await chain.transfer(tokens.other, payer, units('10.00'));
+    await synced();
+    expect((await refundOf(evm, invoiceId, first.id)).status).toBe('ready');
+
+    const tx = await chain.transfer(tokens.usdt, payer, units('10.00'), chain.accounts[2] as Address);
+    await synced();
+    expect(await refundOf(evm, invoiceId, first.id)).toMatchObject({ status: 'sent', tx_hash: tx });
+    await chain.mine(2);
+    await eventually(async () => (await refundOf(evm, invoiceId, first.id)).status === 'confirmed', 15_000);
+    const [confirmed] = await eventsOf(first.id, 'refund.confirmed');
+    expect(confirmed.data).toMatchObject({
+      refund: { id: first.id, status: 'confirmed', tx_hash: tx, amount: '10.00' },
+      previous_status: 'sent',
+      token: 'USDT',
+      token_amount: '10.000000',
+    });
+
+    // The link works once: a second answer changes nothing.
+    expect(
+      (await claim(first.claim_url, `${LOCAL}:USDT`, getAddress(chain.accounts[6] as Address))).statusCode,
+    ).toBe(303);
+    expect((await refundOf(evm, invoiceId, first.id)).address).toBe(payer);
+
+    // Above what is left: refused. The rest, by default: 20.00.
+    const over = await refund(evm, invoiceId, { amount: '20.01' });
+    expect(over.json().error.details.errors[0].rule).toBe('exceeds_paid');
+    const second = (await refund(evm, invoiceId)).json().data.refund;
+    expect(second.amount).toBe('20.00');
+    // A transfer made before the refund was ready does not pay it.
+    await chain.transfer(tokens.usdt, payer, units('20.00'), chain.accounts[2] as Address);
+    await synced();
+    expect((await claim(second.claim_url, `${LOCAL}:USDT`, payer)).statusCode).toBe(303);
+    await chain.mine(3);
+    await synced();
+    expect((await refundOf(evm, invoiceId, second.id)).status).toBe('ready');
+    const tx2 = await chain.transfer(tokens.usdt, payer, units('20.00'), chain.accounts[2] as Address);
+    await chain.mine(2);
+    await eventually(async () => (await refundOf(evm, invoiceId, second.id)).status === 'confirmed', 15_000);
+    expect((await refundOf(evm, invoiceId, second.id)).tx_hash).toBe(tx2);
+    expect(await getInvoice(t, evm, invoiceId)).toMatchObject({ status: 'paid', amount_refunded: '30.00' });
+  });
+});
+
+describe('a refund on the TRON-encoded network', () => {
+  test('claimed with a T-address, paid, confirmed once 19 blocks hold it', async () => {
+    const invoiceId = await paidInvoice(tron, '15.00', 19, TRON_LOCAL, fromTron);
+    const payer = asTron(chain.accounts[7] as Address);
+    const r = (await refund(tron, invoiceId)).json().data.refund;
+    expect(r.amount).toBe('15.00');
+    // An EVM address is refused on a TRON method; the T-address is taken.
+    const wrong = await claim(r.claim_url, `${TRON_LOCAL}:USDT`, getAddress(chain.accounts[7] as Address));
+    expect(wrong.statusCode).toBe(422);
+    expect((await claim(r.claim_url, `${TRON_LOCAL}:USDT`, payer)).statusCode).toBe(303);
+    const tx = await chain.transfer(
+      tokens.usdt,
+      fromTron(payer),
+      units('15.00'),
+      chain.accounts[3] as Address,
+    );
+    await synced(TRON_LOCAL);
+    expect(await refundOf(tron, invoiceId, r.id)).toMatchObject({ status: 'sent', tx_hash: tx.slice(2) });
+    await chain.mine(18);
+    await eventually(async () => (await refundOf(tron, invoiceId, r.id)).status === 'confirmed', 15_000);
+    expect(await getInvoice(t, tron, invoiceId)).toMatchObject({ status: 'paid', amount_refunded: '15.00' });
+  });
+});
