@@ -121,10 +121,10 @@ export async function seedOpenInvoices(
   // One method each (contract §15): the address is the invoice's, and its family's lookup column.
   await withClient(url, (c) =>
     c.query(
-      `insert into invoices (id, project_id, status, amount, currency, network, payment_methods, metadata,
+      `insert into invoices (id, project_id, status, amount, token_amount, currency, network, payment_methods, metadata,
                              payment_expires_at, due_at, open_until, pay_address, ${family}_address,
                              created_at, updated_at)
-       select $4 || lpad(g::text, 16, '0'), $1, 'pending', 10, 'USDT', $3,
+       select $4 || lpad(g::text, 16, '0'), $1, 'pending', 10, 10, 'USDT', $3,
               jsonb_build_array(jsonb_build_object('network', $3::text, 'currency', 'USDT', 'pay_address', a,
                                                    'decimals', 6)),
               '{}', now() + interval '7 days', now() + interval '7 days', now() + interval '8 days', a, a,
