@@ -184,3 +184,28 @@ describe('a refund on the TRON-encoded network', () => {
     expect(await getInvoice(t, tron, invoiceId)).toMatchObject({ status: 'paid', amount_refunded: '15.00' });
   });
 });
+
+describe('a reorganisation', () => {
+  test("that drops a refund's transfer puts the refund back to ready; mined again, it is confirmed", async () => {
+    const invoiceId = await paidInvoice(evm, '8.00', 3, LOCAL);
+    const payer = getAddress(chain.accounts[8] as Address);
+    const r = (await refund(evm, invoiceId)).json().data.refund;
+    expect((await claim(r.claim_url, `${LOCAL}:USDT`, payer)).statusCode).toBe(303);
+    await synced();
+    const before = await chain.snapshot();
+    const tx = await chain.transfer(tokens.usdt, payer, units('8.00'), chain.accounts[2] as Address);
+    await synced();
+    expect(await refundOf(evm, invoiceId, r.id)).toMatchObject({ status: 'sent', tx_hash: tx });
+
+    await chain.revert(before);
+    await chain.mine(2); // a longer fork without the transfer, still short of burying anything old
+    await eventually(async () => (await refundOf(evm, invoiceId, r.id)).status === 'ready', 15_000);
+    expect((await refundOf(evm, invoiceId, r.id)).tx_hash).toBeNull();
+    expect(await eventsOf(r.id, 'refund.confirmed')).toEqual([]);
+
+    const again = await chain.transfer(tokens.usdt, payer, units('8.00'), chain.accounts[2] as Address);
+    await chain.mine(2);
+    await eventually(async () => (await refundOf(evm, invoiceId, r.id)).status === 'confirmed', 15_000);
+    expect((await refundOf(evm, invoiceId, r.id)).tx_hash).toBe(again);
+  });
+});
