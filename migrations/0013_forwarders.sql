@@ -39,6 +39,10 @@ create index collections_open_idx on collections (network, created_at) where sta
 -- Which collection swept a payment's funds; null while they are still in the forwarder. A collection
 -- that fails gives its payments back (null again), so they are collected by a later one.
 alter table payments add column collection_id text references collections (id);
+-- When a collection last failed to move this payment's funds (its token refused the forwarder's
+-- transfer): automatic collections leave it alone for a day, so a frozen deposit does not cost gas
+-- every round; "Collect now" still tries it.
+alter table payments add column sweep_failed_at timestamptz;
 create index payments_collectable_idx on payments (network, invoice_id) where collection_id is null and status = 'confirmed';
 
 -- What each network's collector last found (written by the instance leading it, read by the dashboard

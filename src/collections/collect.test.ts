@@ -15,6 +15,7 @@ import {
   newInvoice,
 } from '../../test/chain-app.js';
 import { installFactory } from '../../test/forwarders.js';
+import { deployUsdcLike, USDC_LIKE_ABI } from '../../test/usdc-like.js';
 import { eventually } from '../../test/webhooks.js';
 import { FACTORY_ADDRESS, forwarderAddress } from '../forwarders/address.js';
 import { invoiceSalt } from '../forwarders/salt.js';
@@ -37,7 +38,15 @@ const ONE_ETH = 10n ** 18n;
 
 beforeAll(async () => {
   chain = await startChain();
-  tokens = await deployTokens(chain);
+  // USDC is the USDC-like token (FiatToken's proxy, pause and blacklist): a forwarder can be blacklisted.
+  const usdcLike = (await deployUsdcLike(chain)).address;
+  tokens = { ...(await deployTokens(chain)), usdc: usdcLike };
+  await chain.wallet.writeContract({
+    address: usdcLike,
+    abi: USDC_LIKE_ABI,
+    functionName: 'mint',
+    args: [chain.accounts[0] as Address, 10n ** 15n],
+  });
   await installFactory(chain);
   await chain.wallet.sendTransaction({ to: collector, value: ONE_ETH });
   t = await startTestApp({
@@ -190,6 +199,36 @@ describe('a project with a payout address', () => {
     expect(await balanceOf(tokens.usdt, payout)).toBe(before + units('2.00'));
     // No deployment this time (CREATE2 and the forwarder's code, about 40,000 gas, are not paid again).
     expect(done.gas_used).toBeLessThan((await gasOf(first.id)) - 30_000);
+  });
+
+  test('a deposit whose sweep fails stays in its forwarder, collectable, and blocks none of the others', async () => {
+    const frozen = await paidInvoice('7.00', tokens.usdc);
+    const fine = await paidInvoice('8.00', tokens.usdt);
+    // The token's issuer freezes one forwarder (as Circle can any address).
+    await chain.wallet.writeContract({
+      address: tokens.usdc,
+      abi: USDC_LIKE_ABI,
+      functionName: 'blacklist',
+      args: [frozen.pay_address],
+    });
+    const before = await balanceOf(tokens.usdt, payout);
+    const started = (await admin('POST', { network: LOCAL })).json().data.collection;
+    expect(started).toMatchObject({ deposits: 2, amounts: { USDT: '8.00', USDC: '7.00' } });
+    const done = await confirmed(started.id);
+    // Confirmed with what it moved: the frozen deposit went back to the collectable ones.
+    expect(done).toMatchObject({ deposits: 1, amounts: { USDT: '8.00' } });
+    expect(await balanceOf(tokens.usdt, payout)).toBe(before + units('8.00'));
+    expect(await balanceOf(tokens.usdt, fine.pay_address)).toBe(0n);
+    expect(await balanceOf(tokens.usdc, frozen.pay_address)).toBe(units('7.00'));
+    // "Collect now" tries it again; it moved nothing, so it failed, and the deposit is still there.
+    const again = (await admin('POST', { network: LOCAL })).json().data.collection;
+    expect(again).toMatchObject({ deposits: 1, amounts: { USDC: '7.00' } });
+    await eventually(async () => {
+      await chain.mine(1);
+      const list = (await admin('GET')).json().data as Array<{ id: string; status: string }>;
+      return list.find((x) => x.id === again.id)?.status === 'failed';
+    });
+    expect(await balanceOf(tokens.usdc, frozen.pay_address)).toBe(units('7.00'));
   });
 
   test('a collector out of gas waits, says so, and sends once it has gas again', async () => {

@@ -78,9 +78,14 @@ async function checkCollector(ctx: CollectorContext): Promise<CollectorState | u
 async function startDue(ctx: CollectorContext): Promise<void> {
   const now = ctx.now();
   const min = money(ctx.minUsd);
-  for (const p of await repo.collectableProjects(ctx.db, ctx.network.name)) {
+  // A deposit whose token refused to move it is tried again by itself a day later, not every round.
+  const failedBefore = new Date(now.getTime() - MAX_DEPOSIT_AGE_MS);
+  for (const p of await repo.collectableProjects(ctx.db, ctx.network.name, failedBefore)) {
     const due = money(p.total) >= min || now.getTime() - p.oldest.getTime() >= MAX_DEPOSIT_AGE_MS;
-    if (due) await ctx.db.transaction().execute((tx) => takeAll(tx, p.project_id, ctx.network.name, now));
+    if (!due) continue;
+    await ctx.db
+      .transaction()
+      .execute((tx) => takeAll(tx, p.project_id, ctx.network.name, now, failedBefore));
   }
 }
 
@@ -161,8 +166,9 @@ async function follow(ctx: CollectorContext, c: CollectionRow): Promise<boolean>
         await finish(ctx, c, 'failed', { gasUsed: mined.gasUsed, block: mined });
         return true;
       }
-      await releaseFailedSweeps(ctx, c, mined.failed);
-      await finish(ctx, c, 'confirmed', { gasUsed: mined.gasUsed, block: mined });
+      const moved = await releaseFailedSweeps(ctx, c, mined.failed);
+      // A collection that moved nothing (every sweep refused) is a failed one for the merchant.
+      await finish(ctx, c, moved ? 'confirmed' : 'failed', { gasUsed: mined.gasUsed, block: mined });
       return true;
     }
     const { mined: used } = await chain.nonces();
@@ -178,14 +184,17 @@ async function follow(ctx: CollectorContext, c: CollectionRow): Promise<boolean>
   }
 }
 
-/** Deposits whose sweep failed (SweepFailed) stay in their forwarders and are collectable again. */
+/**
+ * Deposits whose sweep failed (SweepFailed) stay in their forwarders and are collectable again.
+ * Returns whether any deposit of the collection was moved.
+ */
 async function releaseFailedSweeps(
   ctx: CollectorContext,
   c: CollectionRow,
   failed: ReadonlyArray<{ forwarder: Address; token: Address }>,
-): Promise<void> {
-  if (failed.length === 0) return;
+): Promise<boolean> {
   const deposits = await repo.depositsOf(ctx.db, c.id);
+  if (failed.length === 0) return deposits.length > 0;
   const key = (forwarder: string, token: string) => `${forwarder.toLowerCase()} ${token.toLowerCase()}`;
   const bad = new Set(failed.map((f) => key(f.forwarder, f.token)));
   const back = deposits.filter((d) =>
@@ -197,11 +206,9 @@ async function releaseFailedSweeps(
     ),
   );
   ctx.log.warn({ collection: c.id, failed: back.length }, 'some deposits of a collection could not be moved');
-  await repo.releaseDeposits(
-    ctx.db,
-    c.id,
-    back.map((d) => ({ invoiceId: d.invoiceId, token: d.token })),
-  );
+  const items = back.map((d) => ({ invoiceId: d.invoiceId, token: d.token }));
+  await repo.releaseDeposits(ctx.db, c.id, items, ctx.now());
+  return back.length < deposits.length;
 }
 
 /** The end of a collection, with its event, in one transaction; a failed one gives its deposits back. */

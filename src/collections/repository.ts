@@ -27,13 +27,17 @@ export async function collectableTotals(db: Db, projectId: string, network: stri
   return rows;
 }
 
-/** Projects with collectable deposits on a network, with their total (tokens at par, in USD) and oldest. */
-export async function collectableProjects(db: Db, network: string) {
+/**
+ * Projects with collectable deposits on a network, with their total (tokens at par, in USD) and oldest,
+ * leaving out deposits whose sweep failed after `failedBefore` (automatic collections retry those later).
+ */
+export async function collectableProjects(db: Db, network: string, failedBefore: Date) {
   const { rows } = await sql<{ project_id: string; total: string; oldest: Date }>`
     select i.project_id, sum(p.amount)::text as total, min(p.confirmed_at) as oldest
     from payments p join invoices i on i.id = p.invoice_id
     where p.network = ${network} and p.status = 'confirmed' and p.collection_id is null
       and i.payout_address is not null
+      and (p.sweep_failed_at is null or p.sweep_failed_at < ${failedBefore})
     group by i.project_id`.execute(db);
   return rows;
 }
@@ -46,12 +50,22 @@ export async function collectableProjects(db: Db, network: string) {
  */
 export async function takeDeposits(
   tx: Transaction<Database>,
-  c: { id: string; projectId: string; network: string; now: Date; limit: number },
+  c: {
+    id: string;
+    projectId: string;
+    network: string;
+    now: Date;
+    limit: number;
+    /** Leave out deposits whose sweep failed after this (automatic collections); all by default. */
+    failedBefore?: Date | undefined;
+  },
 ): Promise<CollectionRow | undefined> {
+  const failedBefore = c.failedBefore ?? new Date(8.64e15);
   const oldest = await sql<{ payout_address: string }>`
     select i.payout_address from payments p join invoices i on i.id = p.invoice_id
     where i.project_id = ${c.projectId} and p.network = ${c.network} and p.status = 'confirmed'
       and p.collection_id is null and i.payout_address is not null
+      and (p.sweep_failed_at is null or p.sweep_failed_at < ${failedBefore})
     order by p.confirmed_at, p.invoice_id limit 1`.execute(tx);
   const payout = oldest.rows[0]?.payout_address;
   if (!payout) return undefined;
@@ -84,6 +98,7 @@ export async function takeDeposits(
       from payments p join invoices i on i.id = p.invoice_id
       where i.project_id = ${c.projectId} and p.network = ${c.network} and p.status = 'confirmed'
         and p.collection_id is null and i.payout_address = ${payout}
+        and (p.sweep_failed_at is null or p.sweep_failed_at < ${failedBefore})
       group by p.invoice_id, p.currency
       order by since, p.invoice_id, p.currency
       limit ${c.limit}
@@ -151,13 +166,20 @@ export function updateCollection(db: Db, id: string, changes: Partial<Collection
     .executeTakeFirstOrThrow();
 }
 
-/** Gives deposits back: all of a collection's, or those of the forwarders and tokens that failed. */
+/**
+ * Gives deposits back: all of a collection's (it failed), or those whose sweep failed, marked with
+ * when (`failedAt`) so automatic collections leave them alone for a while.
+ */
 export async function releaseDeposits(
   db: Db,
   collectionId: string,
   only?: ReadonlyArray<{ invoiceId: string; token: string }>,
+  failedAt?: Date,
 ): Promise<void> {
-  let q = db.updateTable('payments').set({ collection_id: null }).where('collection_id', '=', collectionId);
+  let q = db
+    .updateTable('payments')
+    .set(failedAt ? { collection_id: null, sweep_failed_at: failedAt } : { collection_id: null })
+    .where('collection_id', '=', collectionId);
   if (only) {
     if (only.length === 0) return;
     q = q.where((eb) =>

@@ -77,10 +77,18 @@ export async function takeAll(
   projectId: string,
   network: string,
   now: Date,
+  failedBefore?: Date,
 ): Promise<CollectionRow[]> {
   const made: CollectionRow[] = [];
   for (;;) {
-    const c = await repo.takeDeposits(tx, { id: newId('col'), projectId, network, now, limit: MAX_DEPOSITS });
+    const c = await repo.takeDeposits(tx, {
+      id: newId('col'),
+      projectId,
+      network,
+      now,
+      limit: MAX_DEPOSITS,
+      failedBefore,
+    });
     if (!c) return made;
     made.push(c);
   }

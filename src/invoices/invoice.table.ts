@@ -101,6 +101,8 @@ export interface PaymentTable {
   block_hash: string | null;
   /** The collection that swept this payment's funds out of its forwarder; null while they are there. */
   collection_id: Generated<string | null>;
+  /** When a collection last failed to move it (the token refused): automatic ones skip it for a day. */
+  sweep_failed_at: Generated<Date | null>;
 }
 
 /**
@@ -145,4 +147,4 @@ declare module '../db/schema.js' {
 export type InvoiceRow = Selectable<InvoiceTable>;
 export type NewInvoiceRow = Insertable<InvoiceTable>;
 /** A payment as the lifecycle reads and writes it; which collection swept it is the collector's (src/collections). */
-export type PaymentRow = Omit<Selectable<PaymentTable>, 'collection_id'>;
+export type PaymentRow = Omit<Selectable<PaymentTable>, 'collection_id' | 'sweep_failed_at'>;
