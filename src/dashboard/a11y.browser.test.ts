@@ -92,6 +92,7 @@ const PAGES: Array<{ name: string; signedIn: boolean; reach: (page: Page) => Pro
   },
   { name: 'webhooks', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/webhooks`) },
   { name: 'webhook-new', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/webhooks/new`) },
+  { name: 'collections', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/collections`) },
   {
     name: 'settings',
     signedIn: true,

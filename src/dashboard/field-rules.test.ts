@@ -171,6 +171,33 @@ const CASES: Case[] = [
     ['same_key'],
   ),
   payment(
+    'a payout address without its EIP-55 checksum',
+    {
+      payment_methods: [{ network: 'polygon', currency: 'USDT' }],
+      payout_address: '0x52908400098527886e0f7030069857d2e4169ee7',
+    },
+    { payment_methods: 'polygon:USDT', payout_address: '0x52908400098527886e0f7030069857d2e4169ee7' },
+    ['checksum'],
+  ),
+  payment(
+    'a payout address that is not an address',
+    { payment_methods: [{ network: 'polygon', currency: 'USDT' }], payout_address: '0x1234' },
+    { payment_methods: 'polygon:USDT', payout_address: '0x1234' },
+    ['pattern'],
+  ),
+  payment(
+    'the zero address as payout',
+    { payment_methods: [{ network: 'polygon', currency: 'USDT' }], payout_address: `0x${'0'.repeat(40)}` },
+    { payment_methods: 'polygon:USDT', payout_address: `0x${'0'.repeat(40)}` },
+    ['zero_address'],
+  ),
+  payment(
+    'a payout address for a project without an EVM method',
+    { payout_address: '0x52908400098527886E0F7030069857D2E4169EE7' },
+    { payout_address: '0x52908400098527886E0F7030069857D2E4169EE7' },
+    ['not_allowed'],
+  ),
+  payment(
     'an underpayment tolerance over 50 %',
     { underpayment_tolerance_percent: 50.01 },
     { underpayment_tolerance_percent: '50.01' },
