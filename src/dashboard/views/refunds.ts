@@ -48,8 +48,8 @@ ${owner && refundable ? refundForm(ctx, invoice, left) : ''}
 /** "Refund": an amount (empty: all that is left) and a reason; the service decides the rest. */
 function refundForm(ctx: DashboardContext, invoice: { id: string; currency: string }, left: string): Html {
   return html`<form method="post" action="${ROOT}/invoices/${invoice.id}/refunds" class="form">${csrf(ctx)}
-<div class="field"><label for="refund-amount">Refund amount (${invoice.currency})</label><input id="refund-amount" name="amount" inputmode="decimal" maxlength="40" placeholder="${left}" aria-describedby="refund-amount-hint"><p class="hint" id="refund-amount-hint">Up to ${left} ${invoice.currency} is left to refund; empty refunds all of it. To refund only an over-payment, enter the over-paid part.</p></div>
-<div class="field"><label for="refund-reason">Reason</label><input id="refund-reason" name="reason" maxlength="500"></div>
+<div class="field"><label for="refund-amount">Refund amount (${invoice.currency})</label><input id="refund-amount" name="amount" type="text" inputmode="decimal" maxlength="40" placeholder="${left}" aria-describedby="refund-amount-hint"><p class="hint" id="refund-amount-hint">Up to ${left} ${invoice.currency} is left to refund; empty refunds all of it. To refund only an over-payment, enter the over-paid part.</p></div>
+<div class="field"><label for="refund-reason">Reason</label><input id="refund-reason" name="reason" type="text" maxlength="500"></div>
 <button type="submit" class="button">Refund</button>
 </form>`;
 }
@@ -114,7 +114,7 @@ function waitingItem(ctx: DashboardContext, r: RefundRow, networks: NetworkRegis
 <div><dt>Invoice</dt><dd><a href="${ROOT}/invoices/${r.invoice_id}"><code>${r.invoice_id}</code></a></dd></div>
 <div><dt>Ready since</dt><dd>${time(r.ready_at)}</dd></div>
 </dl>
-${qrSvg(paymentRequest(target, networks), `QR code to send ${sent} to ${r.address}`)}
+<div class="qr">${qrSvg(paymentRequest(target, networks), `QR code to send ${sent} to ${r.address}`)}</div>
 ${link ? html`<p><a class="button" href="${link}">Open in wallet</a></p>` : ''}
 ${owner ? cancelForm(ctx, r, `${ROOT}/refunds`) : ''}
 </li>`;
