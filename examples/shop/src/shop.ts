@@ -103,11 +103,13 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string, shopUrl: stri
       } catch (err) {
         return reply.code(400).send({ error: (err as Error).message });
       }
-      // This shop does not refund through Paydesk: only invoice events concern its orders.
+      // Only invoice events concern this shop's orders (it neither refunds nor follows collections).
       if (
         event.type === 'webhook.test' ||
         event.type === 'refund.ready' ||
-        event.type === 'refund.confirmed'
+        event.type === 'refund.confirmed' ||
+        event.type === 'collection.confirmed' ||
+        event.type === 'collection.failed'
       ) {
         return { received: true };
       }

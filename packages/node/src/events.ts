@@ -58,6 +58,30 @@ export interface RefundEventData {
 export type RefundReadyEvent = EventOf<'refund.ready', RefundEventData>;
 /** The refund's transfer reached the payer's address and is final; `refund.tx_hash` names it. */
 export type RefundConfirmedEvent = EventOf<'refund.confirmed', RefundEventData>;
+/**
+ * A collection (contract §16): the confirmed deposits of a project on one EVM network, moved from their
+ * forwarders to the project's payout address in one transaction.
+ */
+export interface Collection {
+  /** col_… */
+  id: string;
+  project_id: string;
+  network: string;
+  status: 'pending' | 'confirmed' | 'failed';
+  tx_hash: string | null;
+  /** How many deposits (a forwarder and a token) it moved. */
+  deposits: number;
+  /** What it moved, per token, as decimal strings: `{ "USDT": "120.50" }`. */
+  amounts: Record<string, string>;
+  gas_used: number | null;
+  created_at: string;
+  confirmed_at: string | null;
+}
+
+/** The funds of `collection.deposits` deposits reached the payout address (`collection.tx_hash`). */
+export type CollectionConfirmedEvent = EventOf<'collection.confirmed', { collection: Collection }>;
+/** A collection moved nothing; its deposits stay in their forwarders and are collected again later. */
+export type CollectionFailedEvent = EventOf<'collection.failed', { collection: Collection }>;
 /** Sent by the dashboard's "Send test event" button to one endpoint. */
 export type WebhookTestEvent = EventOf<'webhook.test', { endpoint_id: string; message: string }>;
 
@@ -71,6 +95,8 @@ export type WebhookEvent =
   | InvoiceFailedEvent
   | RefundReadyEvent
   | RefundConfirmedEvent
+  | CollectionConfirmedEvent
+  | CollectionFailedEvent
   | WebhookTestEvent;
 
 export type WebhookEventType = WebhookEvent['type'];

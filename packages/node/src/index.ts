@@ -19,6 +19,9 @@ export {
   PaydeskValidationError,
 } from './errors.js';
 export type {
+  Collection,
+  CollectionConfirmedEvent,
+  CollectionFailedEvent,
   InvoiceCreatedEvent,
   InvoiceEventData,
   InvoiceExpiredEvent,

@@ -106,6 +106,7 @@ describe('the npm package, installed from its tarball in a fresh folder', () => 
       "  if (event.type === 'invoice.payment_detected') return event.data.payment.tx_hash;",
       "  if (event.type === 'webhook.test') return event.data.endpoint_id;",
       "  if (event.type === 'refund.ready' || event.type === 'refund.confirmed') return event.data.refund.id;",
+      "  if (event.type === 'collection.confirmed' || event.type === 'collection.failed') return event.data.collection.id;",
       '  const invoice: Invoice = await paydesk.invoices.retrieve(event.data.invoice.id);',
       "  for await (const other of paydesk.invoices.list({ status: ['paid', 'failed'] })) return other.id;",
       '  // @ts-expect-error the amount is a decimal string',
