@@ -7,6 +7,8 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/app.js';
+import { byOperator } from '../audit/audit.js';
+import { cancelRefund } from '../refunds/service.js';
 import { CONTENT_SECURITY_POLICY } from '../web/headers.js';
 
 const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -121,7 +123,9 @@ describe('the claim page', () => {
   });
 
   test('an unknown link, a malformed one and a canceled refund are a readable page, not JSON', async () => {
-    for (const path of ['/refund/' + 'A'.repeat(43), '/refund/nonsense', '/refund/x/y']) {
+    const canceled = await newRefund();
+    await cancelRefund(t.app.db, m.projectId, canceled.id, byOperator(new Date()));
+    for (const path of [`/refund/${'A'.repeat(43)}`, '/refund/nonsense', '/refund/x/y', canceled.path]) {
       const res = await t.app.inject({ url: path });
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
