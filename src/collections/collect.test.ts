@@ -257,9 +257,11 @@ describe('a project with a payout address', () => {
 
   test('a collection dropped from the mempool is sent again, and nothing is collected twice', async () => {
     const inv = await paidInvoice('5.00');
+    const before = await balanceOf(tokens.usdt, payout);
     await chain.setAutomine(false);
+    let id = '';
     try {
-      const id = (await admin('POST', { network: LOCAL })).json().data.collection.id;
+      id = (await admin('POST', { network: LOCAL })).json().data.collection.id;
       const signed = await eventually(async () => {
         const row = await t.database.db
           .selectFrom('collections')
@@ -280,9 +282,6 @@ describe('a project with a payout address', () => {
     } finally {
       await chain.setAutomine(true);
     }
-    const before = await balanceOf(tokens.usdt, payout);
-    const list = (await admin('GET')).json().data as Array<{ id: string; status: string }>;
-    const id = list[0]?.id as string;
     await confirmed(id);
     expect(await balanceOf(tokens.usdt, payout)).toBe(before + units('5.00'));
     expect(await balanceOf(tokens.usdt, inv.pay_address)).toBe(0n);
