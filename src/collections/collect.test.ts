@@ -287,6 +287,32 @@ describe('a project with a payout address', () => {
     expect(await balanceOf(tokens.usdt, inv.pay_address)).toBe(0n);
   });
 
+  test('a collection reorganised away before its depth is sent again and confirmed once', async () => {
+    const inv = await paidInvoice('9.00');
+    const before = await balanceOf(tokens.usdt, payout);
+    const fork = await chain.snapshot();
+    const id = (await admin('POST', { network: LOCAL })).json().data.collection.id;
+    // Mined at once (automine), one block deep of three: then that block is gone.
+    const mined = await eventually(async () => {
+      const row = await t.database.db
+        .selectFrom('collections')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row?.block_hash ? row : undefined;
+    });
+    await chain.revert(fork);
+    expect(
+      await chain.publicClient.request({
+        method: 'eth_getTransactionByHash',
+        params: [mined.tx_hash as Hex],
+      }),
+    ).toBe(null);
+    await confirmed(id);
+    expect(await balanceOf(tokens.usdt, payout)).toBe(before + units('9.00'));
+    expect(await balanceOf(tokens.usdt, inv.pay_address)).toBe(0n);
+  });
+
   test('a deposit older than a day is collected without being asked', async () => {
     const inv = await paidInvoice('6.00');
     clock.advance(24 * 60 * 60 * 1000 + 1000);

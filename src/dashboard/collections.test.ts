@@ -4,6 +4,7 @@ import { type DashboardUser, inviteAndAccept, merchantWithOwner, signIn } from '
 import { auditLog } from '../audit/audit.js';
 import { observeOne } from '../invoices/observe.js';
 import { money } from '../money/money.js';
+import { offReason } from './views/collections.js';
 
 /**
  * The Collections page (contract §16, §17): what waits per network, why collection may be off and what
@@ -121,4 +122,28 @@ test('with no collector key, the page says collection is off and what the operat
   } finally {
     await off.close();
   }
+});
+
+describe('why collection is off, in words for the owner', () => {
+  const networks = () => t.app.config.networks;
+  const state = (s: 'ok' | 'no_factory' | 'no_gas' | 'unreachable') => ({
+    network: 'evmtest',
+    address: '0x0000000000000000000000000000000000000001',
+    state: s,
+    balance: '0',
+    checked_at: new Date(),
+  });
+
+  test.each([
+    ['no_factory', 'npm run factory -- deploy --network evmtest'],
+    ['no_gas', 'has no gas on EVM Test: send it some'],
+    ['unreachable', 'does not answer the collector'],
+  ] as const)('%s: %s', (s, words) => {
+    expect(offReason(networks(), 'evmtest', true, state(s))).toContain(words);
+  });
+
+  test('nothing is said when the collector is fine', () => {
+    expect(offReason(networks(), 'evmtest', true, state('ok'))).toBeUndefined();
+    expect(offReason(networks(), 'evmtest', true, undefined)).toBeUndefined();
+  });
 });
