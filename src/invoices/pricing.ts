@@ -21,6 +21,9 @@ export interface Priced {
 /** The decimals token amounts are rounded up at: what the payer is shown (at most 6, contract §15). */
 export const SHOWN_TOKEN_DECIMALS = 6;
 
+/** An invoice in USD, USDT or USDC: its token amount is its amount, and it has no rate. */
+export const atPar = (amount: Money): Priced => ({ tokenAmount: amount, rate: null });
+
 export async function priceInvoice(
   rates: RateBook,
   currency: string,
@@ -28,7 +31,7 @@ export async function priceInvoice(
   firstToken: string,
   tokenDecimals: number,
 ): Promise<Priced> {
-  if (!isFiat(currency)) return { tokenAmount: amount, rate: null };
+  if (!isFiat(currency)) return atPar(amount);
   const quote = await rates.lookup({ base: firstToken, quote: currency });
   const value = parseRate(quote.value);
   // The book only hands out quotes that parsed; a quote that does not is a defect, not a 503.

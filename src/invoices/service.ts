@@ -6,6 +6,7 @@ import { ApiError } from '../http/errors.js';
 import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../merchants/authenticate.js';
+import { isFiat } from '../money/currencies.js';
 import { formatMoney, parseInvoiceAmount } from '../money/money.js';
 import { type DepositAddress, newDepositAddresses } from '../networks/deposit-address.js';
 import { type AddressKind, addressKind, type PaymentMethod, tokenDecimals } from '../networks/methods.js';
@@ -17,7 +18,7 @@ import { requestFingerprint } from './idempotency.js';
 import { toInvoice } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
 import { opened, schedule } from './lifecycle.js';
-import { priceInvoice } from './pricing.js';
+import { atPar, priceInvoice } from './pricing.js';
 import type { InvoiceWithPayments } from './repository.js';
 import * as repo from './repository.js';
 import type { InvoiceStatus } from './status.js';
@@ -80,20 +81,23 @@ export async function createInvoice(
           }),
         };
   // Priced before anything is written: without a rate, nothing is stored (contract §19).
-  const priced = await priceInvoice(
-    ctx.rates,
-    principal.currency,
-    amount.value,
-    (methods[0] as PaymentMethod).currency,
-    Math.min(...methods.map((m) => m.decimals)),
-  ).catch(async (err) => {
-    // A retry of a create that was made while a rate was at hand is a replay, rate or no rate.
-    if (err instanceof RateUnavailableError && claim) {
-      const replay = await replayOf(db, principal.projectId, claim);
-      if (replay) return replay;
-    }
-    throw err;
-  });
+  // At par (USD and the tokens) nothing is looked up: the hot path stays free of any await.
+  const priced = isFiat(principal.currency)
+    ? await priceInvoice(
+        ctx.rates,
+        principal.currency,
+        amount.value,
+        (methods[0] as PaymentMethod).currency,
+        Math.min(...methods.map((m) => m.decimals)),
+      ).catch(async (err) => {
+        // A retry of a create that was made while a rate was at hand is a replay, rate or no rate.
+        if (err instanceof RateUnavailableError && claim) {
+          const replay = await replayOf(db, principal.projectId, claim);
+          if (replay) return replay;
+        }
+        throw err;
+      })
+    : atPar(amount.value);
   if ('invoice' in priced) return priced;
   const id = newId('inv');
   const expiresAt = new Date(ctx.now.getTime() + principal.invoiceTtlSeconds * 1000);
