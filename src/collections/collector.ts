@@ -25,6 +25,8 @@ export interface CollectorContext {
   minUsd: string;
   now: () => Date;
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  /** What checkCollector last stored, so an unchanged collector costs no write per round. */
+  stored?: { state: CollectorState; balance: string | null } | undefined;
 }
 
 /**
@@ -64,13 +66,16 @@ async function checkCollector(ctx: CollectorContext): Promise<CollectorState | u
     if (!(err instanceof SendError)) throw err;
     state = 'unreachable';
   }
-  await repo.saveCollectorState(ctx.db, {
-    network: ctx.network.name,
-    address: chain.collector,
-    state,
-    balance: balance === undefined ? null : String(balance),
-    checked_at: ctx.now(),
-  });
+  const shown = { state, balance: balance === undefined ? null : String(balance) };
+  if (ctx.stored?.state !== shown.state || ctx.stored.balance !== shown.balance) {
+    await repo.saveCollectorState(ctx.db, {
+      network: ctx.network.name,
+      address: chain.collector,
+      ...shown,
+      checked_at: ctx.now(),
+    });
+    ctx.stored = shown;
+  }
   return state;
 }
 
@@ -123,6 +128,10 @@ async function signAndSend(ctx: CollectorContext, c: CollectionRow): Promise<boo
   }
 }
 
+/**
+ * Sends a signed collection, the first time or again (a node that has it already just says so). Only
+ * a change is written and logged: a collection waiting to be mined costs one request per round.
+ */
 async function send(ctx: CollectorContext, c: CollectionRow): Promise<boolean> {
   try {
     await ctx.chain?.send(c.raw_tx as Hex);
@@ -130,12 +139,14 @@ async function send(ctx: CollectorContext, c: CollectionRow): Promise<boolean> {
     if (err instanceof SendError) return noteError(ctx, c, err.reason);
     throw err;
   }
-  await repo.updateCollection(ctx.db, c.id, {
-    sent_at: c.sent_at ?? ctx.now(),
-    last_error: null,
-    updated_at: ctx.now(),
-  });
-  ctx.log.info({ collection: c.id, network: c.network, tx_hash: c.tx_hash }, 'collection sent');
+  if (c.sent_at === null || c.last_error !== null) {
+    await repo.updateCollection(ctx.db, c.id, {
+      sent_at: c.sent_at ?? ctx.now(),
+      last_error: null,
+      updated_at: ctx.now(),
+    });
+    ctx.log.info({ collection: c.id, network: c.network, tx_hash: c.tx_hash }, 'collection sent');
+  }
   return true;
 }
 
