@@ -76,7 +76,8 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
         refundsOfInvoice(app.db, ctx.project.id, found.invoice.id),
       ]);
-      const shown = toInvoice(found.invoice, app.config.publicBaseUrl, found.payments);
+      // The page lists the refunds themselves (refundsOfInvoice): the invoice object's summary is not needed.
+      const shown = toInvoice(found.invoice, app.config.publicBaseUrl, found.payments, []);
       const detail = { ...found, deliveries, shown, refunds, left: leftToRefund(found.invoice) };
       const payUrl = shown.payment_url;
       const notice = request.query.resent

@@ -31,6 +31,18 @@ export interface PaymentRecord {
   seen_at: Date;
 }
 
+/** A refund as the invoice object lists it (contract §18): what the reads select (repository.ts refundsOf). */
+export interface RefundRecord {
+  id: string;
+  /** In the invoice currency, as numeric text. */
+  amount: string;
+  status: string;
+  network: string | null;
+  address: string | null;
+  tx_hash: string | null;
+  created_at: Date;
+}
+
 export const MAX_ORDER_ID_LENGTH = 120;
 export const MAX_METADATA_KEYS = 20;
 
@@ -73,6 +85,18 @@ const RateSchema = Type.Object(
       "The exchange rate locked when the invoice was made, kept for its lifetime and late window; every method's `amount_due` follows from it (the invoice's tokens at par with each other). Null for USD, USDT and USDC invoices.",
   },
 );
+
+const REFUND_VIEW_STATUSES = ['awaiting_address', 'ready', 'sent', 'confirmed', 'canceled'] as const;
+
+const RefundSummary = Type.Object({
+  id: Type.String({ examples: ['ref_4gT8qLz2NwX7bVc9Rm3Kp5Yd'] }),
+  amount: Type.String({ description: 'In the invoice currency', examples: ['5.00'] }),
+  status: StringEnum(REFUND_VIEW_STATUSES),
+  network: nullable(Type.String({ description: 'Chosen by the payer on the claim page' })),
+  address: nullable(Type.String({ description: "The payer's refund address" })),
+  tx_hash: nullable(Type.String({ description: 'The transfer that paid it, once seen' })),
+  created_at: Timestamp,
+});
 
 const PaymentSchema = Type.Object({
   network: Type.String({ examples: ['tron'] }),
@@ -138,8 +162,12 @@ export const InvoiceSchema = Type.Object(
     }),
     amount_refunded: Type.String({
       description:
-        'Sum of the refunds not canceled (contract §18), in the invoice currency ("0.00" at first); list them with GET /v1/merchant/invoices/{id}/refunds. The status does not change: a refunded invoice stays `paid`',
+        'Sum of the refunds not canceled (contract §18), in the invoice currency ("0.00" at first). The status does not change: a refunded invoice stays `paid`',
       examples: ['0.00'],
+    }),
+    refunds: Type.Array(RefundSummary, {
+      description:
+        "The invoice's refunds, oldest first (canceled ones included); the whole refund object, claim link aside, is GET /v1/merchant/invoices/{id}/refunds's",
     }),
     paid_late: Type.Boolean({ description: 'True when paid within 24 h after expiry' }),
     failure_reason: Type.Union([Type.Literal('underpaid'), Type.Literal('payment_reversed'), Type.Null()], {
@@ -168,7 +196,14 @@ function amountDue(row: InvoiceRow, payments: readonly PaymentRecord[]): Money {
  * The one place an invoice row becomes its API shape: dates to RFC 3339, internal columns dropped.
  * `payments` are the invoice's own, in the order seen.
  */
-export function toInvoice(row: InvoiceRow, publicBaseUrl: string, payments: readonly PaymentRecord[]) {
+export function toInvoice(
+  row: InvoiceRow,
+  publicBaseUrl: string,
+  payments: readonly PaymentRecord[],
+  refunds: readonly RefundRecord[],
+) {
+  const inCurrency = (amount: string) =>
+    row.rate ? formatAmount(money(amount), row.currency) : formatMoney(money(amount));
   const due = amountDue(row, payments);
   return {
     id: row.id,
@@ -202,9 +237,16 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string, payments: read
     amount_paid: row.rate
       ? formatAmount(money(row.amount_paid), row.currency)
       : formatMoney(money(row.amount_paid)),
-    amount_refunded: row.rate
-      ? formatAmount(money(row.amount_refunded), row.currency)
-      : formatMoney(money(row.amount_refunded)),
+    amount_refunded: inCurrency(row.amount_refunded),
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      amount: inCurrency(r.amount),
+      status: r.status as (typeof REFUND_VIEW_STATUSES)[number],
+      network: r.network,
+      address: r.address,
+      tx_hash: r.tx_hash,
+      created_at: r.created_at.toISOString(),
+    })),
     paid_late: row.paid_late,
     failure_reason: row.failure_reason,
     payment_expires_at: row.payment_expires_at.toISOString(),

@@ -16,6 +16,26 @@ export function paymentsOf(db: Db, invoiceIds: string[]) {
   return db.selectFrom('payments').selectAll().where('invoice_id', 'in', invoiceIds).execute();
 }
 
+/** The refunds of these invoices, oldest first: the invoice objects of the events list them. */
+export function refundsOf(db: Db, invoiceIds: string[]) {
+  return db
+    .selectFrom('refunds')
+    .select([
+      'invoice_id',
+      'id',
+      sql<string>`amount::text`.as('amount'),
+      'status',
+      'network',
+      'address',
+      'tx_hash',
+      'created_at',
+    ])
+    .where('invoice_id', 'in', invoiceIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 /**
  * Invoices whose `due_at` (lifecycle.schedule) has come, oldest first, locked for this transaction;
  * rows another instance holds are skipped, not waited for.

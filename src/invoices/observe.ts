@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import { currencyDecimals } from '../money/currencies.js';
 import { formatMoney, money } from '../money/money.js';
 import { type InvoiceEvent, newEvent } from './events.js';
-import { toInvoice } from './invoice.js';
+import { type RefundRecord, toInvoice } from './invoice.js';
 import type { InvoiceRow, PaymentRow } from './invoice.table.js';
 import {
   confirmedTotal,
@@ -97,7 +97,8 @@ export async function expireDue(db: Kysely<Database>, ctx: ObserveContext, limit
     const changes = new Changes(ctx);
     for (const row of rows) {
       const own = payments.filter((p) => p.invoice_id === row.id);
-      changes.apply({ row, payments: own }, { kind: 'tick' });
+      // Only paid and failed invoices are refunded (contract §18); one that falls due is neither yet.
+      changes.apply({ row, payments: own, refunds: [] }, { kind: 'tick' });
     }
     await changes.save(tx);
     return rows.length;
@@ -151,13 +152,18 @@ export function stateOf(row: StateColumns, payments: readonly PaymentRow[]): Inv
 interface Locked {
   row: InvoiceRow;
   payments: PaymentRow[];
+  /** For the invoice objects of its events (contract §18): a paid invoice whose payment is reversed may have some. */
+  refunds: RefundRecord[];
 }
 
 async function locked(tx: Transaction<Database>, ids: string[]): Promise<Map<string, Locked>> {
   const rows = await repo.lockInvoices(tx, ids);
-  const payments = await repo.paymentsOf(tx, ids);
-  const current = new Map(rows.map((row) => [row.id, { row, payments: [] as PaymentRow[] }]));
+  const [payments, refunds] = await Promise.all([repo.paymentsOf(tx, ids), repo.refundsOf(tx, ids)]);
+  const current = new Map(
+    rows.map((row) => [row.id, { row, payments: [] as PaymentRow[], refunds: [] as RefundRecord[] }]),
+  );
   for (const p of payments) current.get(p.invoice_id)?.payments.push(p);
+  for (const { invoice_id, ...r } of refunds) current.get(invoice_id)?.refunds.push(r);
   return current;
 }
 
@@ -185,7 +191,7 @@ class Changes {
       else entry.payments.push(saved);
       this.payments.set(`${entry.row.id} ${saved.tx_hash} ${saved.currency}`, saved);
     }
-    for (const e of outcome.emitted) this.events.push(this.toEvent(entry.row, e));
+    for (const e of outcome.emitted) this.events.push(this.toEvent(entry.row, e, entry.refunds));
     entry.row = toRow(entry.row, outcome.state, this.ctx.now);
     this.invoices.set(entry.row.id, entry.row);
   }
@@ -196,12 +202,13 @@ class Changes {
     await repo.saveEvents(tx, this.events);
   }
 
-  private toEvent(row: InvoiceRow, e: Emitted): InvoiceEvent {
+  private toEvent(row: InvoiceRow, e: Emitted, refunds: readonly RefundRecord[]): InvoiceEvent {
     const data: Record<string, unknown> = {
       invoice: toInvoice(
         toRow(row, e.state, this.ctx.now),
         this.ctx.publicBaseUrl,
         e.state.payments.map((p) => toPaymentRow(row, p)),
+        refunds,
       ),
       previous_status: e.previousStatus,
     };

@@ -7,7 +7,7 @@ import { executePrepared, type Placeholders, statement } from '../db/statement.j
 import { liveKey } from '../merchants/repository.js';
 import type { InvoiceEvent } from './events.js';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.js';
-import type { PaymentRecord } from './invoice.js';
+import type { PaymentRecord, RefundRecord } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
 import type { InvoiceStatus } from './status.js';
 
@@ -30,7 +30,7 @@ export interface NewInvoice {
 }
 
 /** An invoice with its payments, as the API shows it (invoice.ts toInvoice). */
-export type InvoiceWithPayments = InvoiceRow & { payments: PaymentRecord[] };
+export type InvoiceWithPayments = InvoiceRow & { payments: PaymentRecord[]; refunds: RefundRecord[] };
 
 /**
  * The invoice's payments, in the order seen, as one JSON column of the same statement: one index probe
@@ -44,9 +44,23 @@ export function paymentsOf(invoice: RawBuilder<string>) {
     from payments p where p.invoice_id = ${invoice})`;
 }
 
-/** JSON has no dates: seen_at comes back as text. */
-export function withPayments<T extends { payments: PaymentRecord[] }>(row: T): T {
+/**
+ * The invoice's refunds (contract §18), oldest first, as one JSON column of the same statement: one
+ * probe of refunds_invoice_idx; the refund object itself is GET …/refunds's.
+ */
+export function refundsOf(invoice: RawBuilder<string>) {
+  return sql<RefundRecord[]>`(
+    select coalesce(jsonb_agg(jsonb_build_object(
+             'id', r.id, 'amount', r.amount::text, 'status', r.status, 'network', r.network,
+             'address', r.address, 'tx_hash', r.tx_hash, 'created_at', r.created_at)
+             order by r.created_at, r.id), '[]'::jsonb)
+    from refunds r where r.invoice_id = ${invoice})`;
+}
+
+/** JSON has no dates: seen_at and created_at come back as text. */
+export function withPayments<T extends { payments: PaymentRecord[]; refunds: RefundRecord[] }>(row: T): T {
   for (const p of row.payments) p.seen_at = new Date(p.seen_at);
+  for (const r of row.refunds) r.created_at = new Date(r.created_at);
   return row;
 }
 
@@ -194,6 +208,7 @@ export function findClaimedInvoice(db: Kysely<Database>, projectId: string, key:
     .selectAll('i')
     .select('k.request_hash')
     .select(paymentsOf(sql.ref('i.id')).as('payments'))
+    .select(refundsOf(sql.ref('i.id')).as('refunds'))
     .where('k.project_id', '=', projectId)
     .where('k.key', '=', key)
     .executeTakeFirst()
@@ -207,6 +222,7 @@ const findStatement = statement(
       .selectFrom('invoices')
       .selectAll()
       .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
+      .select(refundsOf(sql.ref('invoices.id')).as('refunds'))
       .where('id', '=', p.id)
       .where('project_id', '=', p.projectId)
       .where(liveKey(p.keyId)),
@@ -226,7 +242,7 @@ interface Lookup {
 const findManyStatement = statement(
   'invoice_find_many',
   (p: Placeholders<{ lookups: string }>) => sql<InvoiceWithPayments & { n: number }>`
-  select i.*, ${paymentsOf(sql.ref('i.id'))} as payments, r.n
+  select i.*, ${paymentsOf(sql.ref('i.id'))} as payments, ${refundsOf(sql.ref('i.id'))} as refunds, r.n
   from jsonb_to_recordset(${p.lookups}::jsonb) as r(n int, id text, project_id text, key_id text)
   join invoices i on i.id = r.id and i.project_id = r.project_id
   where ${liveKey(sql.ref('r.key_id'))}`,
@@ -280,6 +296,7 @@ export async function findInvoiceById(
     .selectFrom('invoices')
     .selectAll()
     .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
+    .select(refundsOf(sql.ref('invoices.id')).as('refunds'))
     .where('id', '=', id)
     .executeTakeFirst();
   return row && withPayments(row);
@@ -300,6 +317,7 @@ export async function listInvoices(
     .selectFrom('invoices')
     .selectAll()
     .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
+    .select(refundsOf(sql.ref('invoices.id')).as('refunds'))
     .where('project_id', '=', projectId);
   // `= any(array)` rather than `in (…)`, so the text is the same for any number of statuses.
   if (filter.statuses) q = q.where('status', '=', sql<InvoiceStatus>`any(${filter.statuses}::text[])`);

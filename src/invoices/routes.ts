@@ -147,7 +147,11 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       );
       reply.code(201).header('Location', `/v1/merchant/invoices/${invoice.id}`);
       if (replayed) reply.header('Idempotent-Replayed', 'true');
-      return ok(request, 'Invoice created', toInvoice(invoice, app.config.publicBaseUrl, invoice.payments));
+      return ok(
+        request,
+        'Invoice created',
+        toInvoice(invoice, app.config.publicBaseUrl, invoice.payments, invoice.refunds),
+      );
     },
   );
 
@@ -174,7 +178,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { rows, pagination } = await service.listInvoices(app.db, request.principal, request.query);
-      const data = rows.map((r) => toInvoice(r, app.config.publicBaseUrl, r.payments));
+      const data = rows.map((r) => toInvoice(r, app.config.publicBaseUrl, r.payments, r.refunds));
       return okWithMeta(request, 'Invoices', data, { pagination });
     },
   );
@@ -196,7 +200,11 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const invoice = await service.getInvoice(app.db, request.principal, request.params.invoice);
-      return ok(request, 'Invoice', toInvoice(invoice, app.config.publicBaseUrl, invoice.payments));
+      return ok(
+        request,
+        'Invoice',
+        toInvoice(invoice, app.config.publicBaseUrl, invoice.payments, invoice.refunds),
+      );
     },
   );
 };

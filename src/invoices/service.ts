@@ -150,7 +150,7 @@ export async function createInvoice(
     invoice.project_id,
     id,
     'invoice.created',
-    { invoice: toInvoice(invoice, ctx.publicBaseUrl, []), previous_status: null },
+    { invoice: toInvoice(invoice, ctx.publicBaseUrl, [], []), previous_status: null },
     ctx.now,
   );
   // Nothing written means the API key was not live in the statement's snapshot, or the idempotency
@@ -159,7 +159,7 @@ export async function createInvoice(
   // claim purged between our insert and our read.
   for (let attempt = 1; attempt <= 2; attempt++) {
     const inserted = await repo.insertInvoice(db, { invoice, created, keyId: principal.keyId, claim });
-    if (inserted) return { invoice: { ...inserted, payments: [] }, replayed: false };
+    if (inserted) return { invoice: { ...inserted, payments: [], refunds: [] }, replayed: false };
     await principal.confirm();
     if (!claim) continue;
     const replay = await replayOf(db, principal.projectId, claim);

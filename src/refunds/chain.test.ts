@@ -157,7 +157,14 @@ describe('a refund on an EVM network', () => {
     await chain.mine(2);
     await eventually(async () => (await refundOf(evm, invoiceId, second.id)).status === 'confirmed', 15_000);
     expect((await refundOf(evm, invoiceId, second.id)).tx_hash).toBe(tx2);
-    expect(await getInvoice(t, evm, invoiceId)).toMatchObject({ status: 'paid', amount_refunded: '30.00' });
+    const after = await getInvoice(t, evm, invoiceId);
+    expect(after).toMatchObject({ status: 'paid', amount_refunded: '30.00' });
+    // The invoice object lists the refund with the transfer that paid it.
+    expect(
+      after.refunds.some(
+        (r: { status: string; tx_hash: string | null }) => r.status === 'confirmed' && r.tx_hash,
+      ),
+    ).toBe(true);
   });
 });
 

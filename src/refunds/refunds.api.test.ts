@@ -71,11 +71,22 @@ describe('a refund of a paid invoice', () => {
       created_at: clock().toISOString(),
       updated_at: clock().toISOString(),
     });
-    // The invoice stays paid and shows what was refunded.
+    // The invoice stays paid and shows what was refunded, and the refund itself (contract §18).
     expect(await invoice(id)).toMatchObject({
       status: 'paid',
       amount_paid: '40.00',
       amount_refunded: '40.00',
+      refunds: [
+        {
+          id: r.id,
+          amount: '40.00',
+          status: 'awaiting_address',
+          network: null,
+          address: null,
+          tx_hash: null,
+          created_at: clock().toISOString(),
+        },
+      ],
     });
     // The list shows it without its claim link: only a hash of the token is stored.
     const listed = (await refunds(id)).json().data;

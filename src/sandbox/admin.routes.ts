@@ -58,7 +58,11 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
         now: app.clock(),
         publicBaseUrl: app.config.publicBaseUrl,
       });
-      return ok(request, 'Payment simulated', toInvoice(invoice, app.config.publicBaseUrl, invoice.payments));
+      return ok(
+        request,
+        'Payment simulated',
+        toInvoice(invoice, app.config.publicBaseUrl, invoice.payments, invoice.refunds),
+      );
     },
   );
 
@@ -82,7 +86,11 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
         now: app.clock(),
         publicBaseUrl: app.config.publicBaseUrl,
       });
-      return ok(request, 'Payment reversed', toInvoice(invoice, app.config.publicBaseUrl, invoice.payments));
+      return ok(
+        request,
+        'Payment reversed',
+        toInvoice(invoice, app.config.publicBaseUrl, invoice.payments, invoice.refunds),
+      );
     },
   );
 };

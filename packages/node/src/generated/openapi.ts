@@ -91,8 +91,23 @@ export interface Invoice {
   }[];
   /** Sum of confirmed payments in the invoice currency, a decimal string ("0.00" at first); at a locked rate, their worth at that rate, rounded down */
   amount_paid: string;
-  /** Sum of the refunds not canceled (contract §18), in the invoice currency ("0.00" at first); list them with GET /v1/merchant/invoices/{id}/refunds. The status does not change: a refunded invoice stays `paid` */
+  /** Sum of the refunds not canceled (contract §18), in the invoice currency ("0.00" at first). The status does not change: a refunded invoice stays `paid` */
   amount_refunded: string;
+  /** The invoice's refunds, oldest first (canceled ones included); the whole refund object, claim link aside, is GET /v1/merchant/invoices/{id}/refunds's */
+  refunds: {
+    id: string;
+    /** In the invoice currency */
+    amount: string;
+    status: 'awaiting_address' | 'ready' | 'sent' | 'confirmed' | 'canceled';
+    /** Chosen by the payer on the claim page */
+    network: string | null;
+    /** The payer's refund address */
+    address: string | null;
+    /** The transfer that paid it, once seen */
+    tx_hash: string | null;
+    /** RFC 3339, UTC, milliseconds */
+    created_at: string;
+  }[];
   /** True when paid within 24 h after expiry */
   paid_late: boolean;
   /** Why the invoice failed; null unless status is failed */
