@@ -7,6 +7,7 @@ import { expiryJob, idempotencyPurgeJob } from './invoices/jobs.js';
 import type { Job } from './jobs/job.js';
 import { advisoryLeadership, soleLeader } from './jobs/leadership.js';
 import { type RunningJobs, startJobs } from './jobs/runner.js';
+import { refundKeyPurgeJob } from './refunds/jobs.js';
 import { type DeliveryTuning, deliveryJob } from './webhooks/delivery.job.js';
 
 export interface WorkerDeps {
@@ -32,6 +33,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningJobs> {
   const all: Job[] = [
     expiryJob(common),
     idempotencyPurgeJob(common),
+    refundKeyPurgeJob(common),
     deliveryJob({ db: database.db, config, log, clock, tuning: deps.deliveryTuning }),
     ...(await chainScanJobs({ ...common, networks: config.networks })),
     ...(await collectorJobs({

@@ -46,7 +46,7 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ctx = request.dashboard;
       const now = app.clock();
       const { amount, reason } = request.body;
-      const refund = await refunds.createRefund(
+      const { refund } = await refunds.createRefund(
         app.db,
         { kind: 'dashboard', projectId: ctx.project.id, change: change(ctx, now) },
         request.params.id,

@@ -32,9 +32,19 @@ export interface RefundTable {
   updated_at: Date;
 }
 
+/** An Idempotency-Key of a refund create, with the request it was first used for (migration 0015). */
+export interface RefundIdempotencyKeyTable {
+  project_id: string;
+  key: string;
+  request_hash: string;
+  refund_id: string;
+  created_at: Date;
+}
+
 declare module '../db/schema.js' {
   interface Database {
     refunds: RefundTable;
+    refund_idempotency_keys: RefundIdempotencyKeyTable;
   }
 }
 

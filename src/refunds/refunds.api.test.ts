@@ -184,3 +184,58 @@ describe('refusals', () => {
     expect((await invoice(id)).amount_refunded).toBe('0.00');
   });
 });
+
+describe('an Idempotency-Key on a refund create', () => {
+  const keyed = (id: string, key: string, body: object = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/v1/merchant/invoices/${id}/refunds`,
+      headers: { ...m.auth, 'idempotency-key': key },
+      payload: body,
+    });
+  const claimPage = (url: string) => t.app.inject({ url: new URL(url).pathname });
+
+  test('a retry answers the refund it made, with a new claim link; the lost one stops working', async () => {
+    const id = await paidInvoice('30.00');
+    const first = await keyed(id, `refund-${id}`, { amount: '10.00' });
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const retry = await keyed(id, `refund-${id}`, { amount: '10' });
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    const [a, b] = [first.json().data.refund, retry.json().data.refund];
+    expect(b.id).toBe(a.id);
+    expect(b.claim_url).not.toBe(a.claim_url);
+    expect((await claimPage(b.claim_url)).statusCode).toBe(200);
+    expect((await claimPage(a.claim_url)).statusCode).toBe(404);
+    // One refund, counted once.
+    expect((await refunds(id)).json().data).toHaveLength(1);
+    expect((await invoice(id)).amount_refunded).toBe('10.00');
+  });
+
+  test('the same key with another request is refused, and nothing is made', async () => {
+    const id = await paidInvoice('30.00');
+    expect((await keyed(id, `other-${id}`, { amount: '5.00' })).statusCode).toBe(201);
+    const res = await keyed(id, `other-${id}`, { amount: '6.00' });
+    expect(rule(res)).toEqual(['reused_with_different_request']);
+    expect((await refunds(id)).json().data).toHaveLength(1);
+  });
+
+  test('two creates with one key at once make one refund', async () => {
+    const id = await paidInvoice('30.00');
+    const answers = await Promise.all([keyed(id, `twice-${id}`), keyed(id, `twice-${id}`)]);
+    expect(answers.map((r) => r.statusCode)).toEqual([201, 201]);
+    expect(new Set(answers.map((r) => r.json().data.refund.id)).size).toBe(1);
+    expect((await refunds(id)).json().data).toHaveLength(1);
+    expect((await invoice(id)).amount_refunded).toBe('30.00');
+  });
+
+  test('a key is kept 24 hours: after that, it makes a new refund', async () => {
+    const id = await paidInvoice('30.00');
+    const first = (await keyed(id, `day-${id}`, { amount: '1.00' })).json().data.refund;
+    clock.advance(24 * 60 * 60 * 1000 + 1000);
+    const later = await keyed(id, `day-${id}`, { amount: '1.00' });
+    expect(later.statusCode).toBe(201);
+    expect(later.json().data.refund.id).not.toBe(first.id);
+  });
+});

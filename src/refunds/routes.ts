@@ -10,6 +10,7 @@ import {
   Success,
 } from '../http/schemas.js';
 import { noControlCharacters } from '../http/validation.js';
+import { idempotencyKeyFormat } from '../invoices/idempotency.js';
 import { amountFormat } from '../invoices/invoice.js';
 import type { Principal } from '../merchants/authenticate.js';
 import { MAX_REASON_LENGTH, RefundSchema } from './refund.js';
@@ -42,6 +43,16 @@ const CreateRefundBody = Type.Object(
   { additionalProperties: false },
 );
 
+const CreateRefundHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      format: idempotencyKeyFormat.name,
+      description:
+        'Retrying with the same key answers the refund it made instead of making another (kept 24 h); a refund not claimed yet gets a new claim link, and the lost one stops working',
+    }),
+  ),
+});
+
 const InvoiceParams = Type.Object({
   invoice: PathId('inv', 'No invoice with this id', 'The invoice id, inv_…'),
 });
@@ -64,29 +75,38 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createRefund',
         summary: 'Refund a paid or failed invoice',
         description:
-          "Creates a refund awaiting the payer's address. Send the payer its `claim_url` (shown only in this answer): they choose a method and give an address, the refund becomes `ready`, you send it from your own wallet, and Paydesk confirms it on chain. Refunds of an invoice never add up to more than its `amount_paid`; the invoice keeps its status.",
+          "Creates a refund awaiting the payer's address; send an Idempotency-Key to retry safely. Send the payer its `claim_url` (shown only in this answer): they choose a method and give an address, the refund becomes `ready`, you send it from your own wallet, and Paydesk confirms it on chain. Refunds of an invoice never add up to more than its `amount_paid`; the invoice keeps its status.",
         tags: ['Refunds'],
         params: InvoiceParams,
+        headers: CreateRefundHeaders,
         body: CreateRefundBody,
         response: {
           201: Success(
             Type.Object({ refund: RefundRef }),
-            'The refund, with its claim link (the only time it is shown)',
-            RATE_LIMIT_HEADERS,
+            'The refund, with its claim link (the only time it is shown; a replay shows a new one)',
+            {
+              'Idempotent-Replayed': Type.Literal('true', {
+                description:
+                  'Sent only when an earlier request with the same Idempotency-Key made the refund',
+              }),
+              ...RATE_LIMIT_HEADERS,
+            },
           ),
           ...errorResponses(...AUTHENTICATED_ERRORS),
         },
       },
     },
     async (request, reply) => {
-      const refund = await service.createRefund(
+      const { refund, replayed } = await service.createRefund(
         app.db,
         requester(request.principal),
         request.params.invoice,
         request.body ?? {},
         { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl },
+        request.headers['idempotency-key'],
       );
       reply.code(201);
+      if (replayed) reply.header('Idempotent-Replayed', 'true');
       return ok(request, 'Refund created', { refund });
     },
   );

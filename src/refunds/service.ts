@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { audit, type Change } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
+import { IDEMPOTENCY_RETENTION_MS } from '../invoices/idempotency.js';
 import { formatMoney, type Money, money, parseInvoiceAmount } from '../money/money.js';
 import { formatRefundAmount, refundable } from './amounts.js';
 import { newClaimToken } from './claim-token.js';
-import { toRefund } from './refund.js';
+import { type Refund, toRefund } from './refund.js';
 import type { RefundRow } from './refund.table.js';
 import * as repo from './repository.js';
 
@@ -38,12 +40,23 @@ export async function createRefund(
   invoiceId: string,
   input: NewRefundInput,
   ctx: RefundContext,
-) {
+  idempotencyKey?: string,
+): Promise<{ refund: Refund; replayed: boolean }> {
   const claim = newClaimToken();
+  const since = new Date(ctx.now.getTime() - IDEMPOTENCY_RETENTION_MS);
+  const fingerprint = refundFingerprint(invoiceId, input);
   const created = await db.transaction().execute(async (tx) => {
     const keyId = who.kind === 'api' ? who.keyId : undefined;
     const invoice = await repo.lockInvoice(tx, who.projectId, invoiceId, keyId);
     if (!invoice) return undefined;
+    const rated = invoice.rate !== null;
+    if (idempotencyKey !== undefined) {
+      const earlier = await repo.refundOfKey(tx, who.projectId, idempotencyKey, since);
+      if (earlier) {
+        if (earlier.request_hash !== fingerprint) throw reusedKey();
+        return { ...(await replay(tx, earlier, claim, ctx.now)), rated, replayed: true };
+      }
+    }
     const amount = refundAmount(invoice, input.amount ?? undefined);
     const row = await repo.insertRefund(tx, {
       id: newId('ref'),
@@ -66,17 +79,68 @@ export async function createRefund(
       created_at: ctx.now,
       updated_at: ctx.now,
     });
+    if (idempotencyKey !== undefined) {
+      const key = {
+        projectId: who.projectId,
+        key: idempotencyKey,
+        requestHash: fingerprint,
+        refundId: row.id,
+      };
+      // Taken meanwhile by a refund of another invoice: that is another request (and this one's
+      // refund is rolled back with the transaction).
+      if (!(await repo.claimKey(tx, { ...key, now: ctx.now, since }))) throw reusedKey();
+    }
     await repo.addRefunded(tx, invoice.id, formatMoney(amount), ctx.now);
     if (who.kind === 'dashboard') {
       await audit(tx, invoice.account_id, who.change, 'refund.created', `${row.id} of ${invoice.id}`);
     }
-    return { row, rated: invoice.rate !== null };
+    return { row, rated, linked: true, replayed: false };
   });
   if (!created) {
     if (who.kind === 'api') await who.confirm();
     throw ApiError.notFound('No invoice with this id');
   }
-  return toRefund(created.row, created.rated, `${ctx.publicBaseUrl}/refund/${claim.token}`);
+  const claimUrl = created.linked ? `${ctx.publicBaseUrl}/refund/${claim.token}` : null;
+  return { refund: toRefund(created.row, created.rated, claimUrl), replayed: created.replayed };
+}
+
+/**
+ * A retry of a create that already made its refund answers that refund. Its claim link was shown
+ * once and only its hash is kept, so a refund the payer has not claimed yet gets a new link, and the
+ * lost one stops working; a claimed refund needs none (`claim_url` null).
+ */
+async function replay(
+  tx: Transaction<Database>,
+  earlier: RefundRow,
+  claim: { hash: string },
+  now: Date,
+): Promise<{ row: RefundRow; linked: boolean }> {
+  if (earlier.status !== 'awaiting_address') return { row: earlier, linked: false };
+  const row = await repo.updateRefund(tx, earlier.id, { claim_token_hash: claim.hash, updated_at: now });
+  return { row, linked: true };
+}
+
+/** Two creates are the same request when they name the same invoice, amount and reason. */
+function refundFingerprint(invoiceId: string, input: NewRefundInput): string {
+  const amount = input.amount ?? null;
+  const canonical = JSON.stringify([
+    invoiceId,
+    amount === null ? null : formatMoney(money(amount)),
+    input.reason ?? null,
+  ]);
+  return createHash('sha256').update(canonical).digest('base64url');
+}
+
+function reusedKey(): ApiError {
+  return ApiError.validation([
+    {
+      in: 'header',
+      field: 'Idempotency-Key',
+      rule: 'reused_with_different_request',
+      message:
+        'This Idempotency-Key was already used with a different request; use a new key for a new refund',
+    },
+  ]);
 }
 
 /**

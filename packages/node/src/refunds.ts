@@ -1,7 +1,7 @@
 import type { CreateRefundResponse, ListRefundsResponse } from './generated/openapi.js';
 import { operations } from './generated/openapi.js';
 import type { Send } from './invoices.js';
-import type { Refund, RefundCreateParams, RequestOptions } from './types.js';
+import type { CreateOptions, Refund, RefundCreateParams, RequestOptions } from './types.js';
 
 /** `paydesk.refunds`: refund a paid or failed invoice, and list an invoice's refunds (contract §18). */
 export class Refunds {
@@ -13,17 +13,20 @@ export class Refunds {
 
   /**
    * Refunds (part of) what an invoice was paid: all that is left without `amount`. Send the payer the
-   * refund's `claim_url`, shown only in this answer. Not retried unless you ask (`maxRetries`): a
-   * retry after a lost answer would make a second refund, and the first one's link is not shown again.
+   * refund's `claim_url`. Safe to retry, as `invoices.create` is: every attempt of one call carries
+   * one idempotency key (yours, or one generated for the call), and a retry answers the refund the
+   * first attempt made, with a new claim link while the payer has not used it (the lost one stops
+   * working).
    */
   async create(
     invoiceId: string,
     params: RefundCreateParams = {},
-    options: RequestOptions = {},
+    options: CreateOptions = {},
   ): Promise<Refund> {
     checkId('refunds.create', invoiceId);
-    const call = { ...operations.createRefund, params: { invoice: invoiceId }, body: params };
-    const res = await this.#send<CreateRefundResponse>(call, { maxRetries: 0, ...options });
+    const { idempotencyKey, ...requestOptions } = options;
+    const call = { ...operations.createRefund, params: { invoice: invoiceId }, body: params, idempotencyKey };
+    const res = await this.#send<CreateRefundResponse>(call, requestOptions);
     return res.data.refund;
   }
 

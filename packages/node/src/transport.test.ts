@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { manualClock } from '../../../test/app.js';
+import { admin, manualClock } from '../../../test/app.js';
 import { freePort } from '../../../test/process.js';
 import { type ConnectionBehaviour, startProxy } from '../test/proxy.js';
 import { type Server, startServer } from '../test/server.js';
@@ -84,6 +84,20 @@ describe('a create whose answer is lost on the way back', () => {
     expect(error.message).toMatch(new RegExp(`^Could not reach Paydesk at ${p.url}: `));
     expect(s.statuses(error.traceId)).toEqual([201]);
     expect(await invoicesFor('dropped-3')).toHaveLength(1);
+  });
+});
+
+describe('a refund whose answer is lost on the way back', () => {
+  test('is retried with the same key: one refund, and the answer carries a working claim link', async () => {
+    const invoice = await s.client().invoices.create({ amount: '9.00', order_id: 'refund-dropped' });
+    await admin(s.app, 'POST', `/v1/admin/invoices/${invoice.id}/simulate-payment`, {});
+    const p = await proxy((n) => (n === 0 ? 'drop-after-answer' : 'forward'));
+    const refund = await s.client({ baseUrl: p.url }).refunds.create(invoice.id, { amount: '4.00' });
+    const [first, second] = p.header('idempotency-key');
+    expect(second).toBe(first);
+    expect(await s.client().refunds.list(invoice.id)).toHaveLength(1);
+    const claim = await s.app.inject({ url: new URL(refund.claim_url as string).pathname });
+    expect(claim.statusCode).toBe(200);
   });
 });
 

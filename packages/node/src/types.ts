@@ -52,7 +52,7 @@ export interface RequestOptions {
 export interface CreateOptions extends RequestOptions {
   /**
    * Makes the create safe to repeat: the same key with the same parameters returns the first invoice
-   * (kept 24 h). Without one the client generates a key for this call, reused by its retries.
+   * or refund (kept 24 h). Without one the client generates a key for this call, reused by its retries.
    */
   idempotencyKey?: string;
 }

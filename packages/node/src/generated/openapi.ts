@@ -286,6 +286,11 @@ export interface CreateRefundPath {
   invoice: string;
 }
 
+export interface CreateRefundHeaders {
+  /** Retrying with the same key answers the refund it made instead of making another (kept 24 h); a refund not claimed yet gets a new claim link, and the lost one stops working */
+  'idempotency-key'?: string;
+}
+
 export interface CreateRefundBody {
   /** In the invoice currency, with its decimals; at most what was paid and not yet refunded (rule `exceeds_paid`). Default: all of that. To refund only an over-payment, send the over-paid part (`amount_paid` less `amount`) */
   amount?: string | null;
