@@ -78,6 +78,11 @@ describe('refunds in the dashboard', () => {
     const over = await owner.post(`/dashboard/invoices/${id}/refunds`, { amount: '0.01', reason: '' });
     expect(over.statusCode).toBe(422);
     expect(over.body).toContain('data-rule="exceeds_paid"');
+    // Text that is no amount is said so on the form, never a server error.
+    for (const amount of ['ten', '1.0000000000000000001', '-5']) {
+      const odd = await owner.post(`/dashboard/invoices/${id}/refunds`, { amount, reason: '' });
+      expect(odd.statusCode).toBe(422);
+    }
     const page = await owner.get(`/dashboard/invoices/${id}`);
     const ref = /\/dashboard\/refunds\/(ref_[A-Za-z0-9]+)\/cancel/.exec(page.body)?.[1];
     const csvBefore = (await owner.get('/dashboard/invoices/export.csv')).body;

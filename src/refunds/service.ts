@@ -44,12 +44,12 @@ export async function createRefund(
 ): Promise<{ refund: Refund; replayed: boolean }> {
   const claim = newClaimToken();
   const since = new Date(ctx.now.getTime() - IDEMPOTENCY_RETENTION_MS);
-  const fingerprint = refundFingerprint(invoiceId, input);
   const created = await db.transaction().execute(async (tx) => {
     const keyId = who.kind === 'api' ? who.keyId : undefined;
     const invoice = await repo.lockInvoice(tx, who.projectId, invoiceId, keyId);
     if (!invoice) return undefined;
     const rated = invoice.rate !== null;
+    const fingerprint = refundFingerprint(invoiceId, input);
     if (idempotencyKey !== undefined) {
       const earlier = await repo.refundOfKey(tx, who.projectId, idempotencyKey, since);
       if (earlier) {
@@ -120,14 +120,15 @@ async function replay(
   return { row, linked: true };
 }
 
-/** Two creates are the same request when they name the same invoice, amount and reason. */
+/**
+ * Two creates are the same request when they name the same invoice, amount and reason ("10" and
+ * "10.00" alike). An amount that is not a decimal is kept as sent: refundAmount refuses it anyway.
+ */
 function refundFingerprint(invoiceId: string, input: NewRefundInput): string {
   const amount = input.amount ?? null;
-  const canonical = JSON.stringify([
-    invoiceId,
-    amount === null ? null : formatMoney(money(amount)),
-    input.reason ?? null,
-  ]);
+  const normal =
+    amount !== null && /^(0|[1-9][0-9]*)(\.[0-9]{1,18})?$/.test(amount) ? formatMoney(money(amount)) : amount;
+  const canonical = JSON.stringify([invoiceId, normal, input.reason ?? null]);
   return createHash('sha256').update(canonical).digest('base64url');
 }
 
