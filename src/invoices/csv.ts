@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { formatAmount, formatMoney, money } from '../money/money.js';
+import { formatAmount, money } from '../money/money.js';
 import type { ListInput } from './browse.js';
 import * as repo from './browse.repository.js';
+import { formatInCurrency } from './pricing.js';
 
 const CSV_COLUMNS = [
   'id',
@@ -64,12 +65,8 @@ export function invoiceCsv(
           const shaped = {
             ...r,
             amount: formatAmount(money(r.amount), r.currency),
-            amount_paid: r.rate
-              ? formatAmount(money(r.amount_paid), r.currency)
-              : formatMoney(money(r.amount_paid)),
-            amount_refunded: r.rate
-              ? formatAmount(money(r.amount_refunded), r.currency)
-              : formatMoney(money(r.amount_refunded)),
+            amount_paid: formatInCurrency(r.amount_paid, r.currency, r.rate !== null),
+            amount_refunded: formatInCurrency(r.amount_refunded, r.currency, r.rate !== null),
             rate_pair: r.rate?.pair,
             rate_value: r.rate?.value,
             rate_source: r.rate?.source,

@@ -13,6 +13,7 @@ import {
   ZERO,
 } from '../money/money.js';
 import type { InvoiceRow } from './invoice.table.js';
+import { formatInCurrency } from './pricing.js';
 import { INVOICE_STATUSES, type PaymentStatus } from './status.js';
 
 /** How the API names a payment's status: a payment still confirming is `detected`. */
@@ -202,8 +203,7 @@ export function toInvoice(
   payments: readonly PaymentRecord[],
   refunds: readonly RefundRecord[],
 ) {
-  const inCurrency = (amount: string) =>
-    row.rate ? formatAmount(money(amount), row.currency) : formatMoney(money(amount));
+  const inCurrency = (amount: string) => formatInCurrency(amount, row.currency, row.rate !== null);
   const due = amountDue(row, payments);
   return {
     id: row.id,

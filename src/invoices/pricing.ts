@@ -1,5 +1,5 @@
 import { currencyDecimals, isFiat } from '../money/currencies.js';
-import { formatAmount, formatMoney, MONEY_DECIMALS, type Money } from '../money/money.js';
+import { formatAmount, formatMoney, MONEY_DECIMALS, type Money, money } from '../money/money.js';
 import type { RateBook } from '../rates/book.js';
 import { parseRate, tokenAmount } from '../rates/decimal.js';
 import type { LockedRate } from './invoice.table.js';
@@ -59,6 +59,15 @@ export function inInvoiceCurrency(tokens: Money, rate: LockedRate | null, decima
   const step = 10n ** BigInt(MONEY_DECIMALS - decimals);
   const exact = (tokens * value.units) / 10n ** BigInt(value.scale);
   return ((exact / step) * step) as Money;
+}
+
+/**
+ * An amount in an invoice's currency, as numeric text, the way every surface writes it (the API, the
+ * CSV, refunds): with the currency's decimals when the invoice is priced at a rate; at par, with the
+ * amount's own digits ("10.123456" paid in a 6-decimal token keeps them).
+ */
+export function formatInCurrency(amount: string, currency: string, rated: boolean): string {
+  return rated ? formatAmount(money(amount), currency) : formatMoney(money(amount));
 }
 
 /**

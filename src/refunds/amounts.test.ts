@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { formatInCurrency } from '../invoices/pricing.js';
 import { formatMoney, type Money, money } from '../money/money.js';
-import { formatRefundAmount, overpaid, refundable, refundTokens } from './amounts.js';
+import { overpaid, refundable, refundTokens } from './amounts.js';
 
 const rate = (value: string) => ({
   source: 'kraken',
@@ -45,7 +46,7 @@ describe('what is left', () => {
     const invoice = { amount: '40.00', amount_paid: '45.25', amount_refunded: '5.25' };
     expect(formatMoney(refundable(invoice))).toBe('40.00');
     expect(formatMoney(overpaid(invoice))).toBe('5.25');
-    expect(formatRefundAmount('10.123456', 'USDT', false)).toBe('10.123456');
-    expect(formatRefundAmount('1500.000000000000000000', 'JPY', true)).toBe('1500');
+    expect(formatInCurrency('10.123456', 'USDT', false)).toBe('10.123456');
+    expect(formatInCurrency('1500.000000000000000000', 'JPY', true)).toBe('1500');
   });
 });

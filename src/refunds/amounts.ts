@@ -1,5 +1,5 @@
 import type { LockedRate } from '../invoices/invoice.table.js';
-import { formatAmount, formatMoney, type Money, money, remainder, toTokenUnits } from '../money/money.js';
+import { type Money, money, remainder, toTokenUnits } from '../money/money.js';
 import { parseRate, tokenAmount } from '../rates/decimal.js';
 
 /**
@@ -20,11 +20,6 @@ export function refundable(invoice: { amount_paid: string; amount_refunded: stri
 /** What was paid above the invoice's amount: the over-payment a merchant may refund on its own. */
 export function overpaid(invoice: { amount: string; amount_paid: string }): Money {
   return remainder(money(invoice.amount_paid), money(invoice.amount));
-}
-
-/** A refund amount on the wire: the currency's decimals at a rate, the amount's own digits at par. */
-export function formatRefundAmount(amount: string, currency: string, rated: boolean): string {
-  return rated ? formatAmount(money(amount), currency) : formatMoney(money(amount));
 }
 
 /** The tokens that pay `amount` (in the invoice currency), rounded up at min(decimals, 6). */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
-import { formatRefundAmount } from './amounts.js';
+import { formatInCurrency } from '../invoices/pricing.js';
 import { REFUND_STATUSES, type RefundRow } from './refund.table.js';
 
 export const MAX_REASON_LENGTH = 500;
@@ -41,7 +41,7 @@ export function toRefund(row: RefundRow, rated: boolean, claimUrl: string | null
   return {
     id: row.id,
     invoice_id: row.invoice_id,
-    amount: formatRefundAmount(row.amount, row.currency, rated),
+    amount: formatInCurrency(row.amount, row.currency, rated),
     currency: row.currency,
     reason: row.reason,
     status: row.status,

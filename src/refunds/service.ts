@@ -5,8 +5,9 @@ import type { Database } from '../db/schema.js';
 import { ApiError, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { IDEMPOTENCY_RETENTION_MS } from '../invoices/idempotency.js';
+import { formatInCurrency } from '../invoices/pricing.js';
 import { formatMoney, type Money, money, parseInvoiceAmount } from '../money/money.js';
-import { formatRefundAmount, refundable } from './amounts.js';
+import { refundable } from './amounts.js';
 import { newClaimToken } from './claim-token.js';
 import { type Refund, toRefund } from './refund.js';
 import type { RefundRow } from './refund.table.js';
@@ -161,7 +162,7 @@ function refundAmount(invoice: repo.LockedInvoice, given: string | undefined): M
   }
   const left = refundable(invoice);
   const rated = invoice.rate !== null;
-  const shown = formatRefundAmount(formatMoney(left), invoice.currency, rated);
+  const shown = formatInCurrency(formatMoney(left), invoice.currency, rated);
   if (given === undefined) {
     if (left > 0n) return left;
     throw exceedsPaid(`Nothing is left to refund: the invoice's refunds already reach what was paid`);
@@ -251,7 +252,7 @@ export function leftToRefund(invoice: {
   currency: string;
   rate: unknown;
 }) {
-  return formatRefundAmount(formatMoney(refundable(invoice)), invoice.currency, invoice.rate !== null);
+  return formatInCurrency(formatMoney(refundable(invoice)), invoice.currency, invoice.rate !== null);
 }
 
 /** An invoice's refunds as stored (the dashboard shows the token and its amount too), oldest first. */
