@@ -1,11 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import { audit, type Change } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
+import { COLLECTOR_KEY_VARIABLE, collectorKeyVariable } from '../forwarders/collector-key.js';
 import { ApiError, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import * as merchants from '../merchants/repository.js';
 import { formatMoney, money } from '../money/money.js';
 import type { NetworkRegistry } from '../networks/network.js';
+import { rpcVariable } from '../networks/rpc-settings.js';
 import { type Collection, collectChannel, gather, toCollection } from './collection.js';
 import type { CollectionRow } from './collection.table.js';
 import * as repo from './repository.js';
@@ -108,14 +110,14 @@ export function collectionOff(settings: CollectorSettings, network: string): Fie
     return field(
       'network',
       'collection_off',
-      `${network} is not watched: the operator sets its RPC URL (PAYDESK_RPC_${envName(network)}) first`,
+      `${network} is not watched: the operator sets its RPC URL (${rpcVariable(network)}) first`,
     );
   }
   if (!settings.collectorKey(network)) {
     return field(
       'network',
       'collection_off',
-      `collection is off on ${network}: the operator sets a collector key (PAYDESK_COLLECTOR_KEY, or PAYDESK_COLLECTOR_KEY_${envName(network)}) of an account holding only gas money`,
+      `collection is off on ${network}: the operator sets a collector key (${COLLECTOR_KEY_VARIABLE}, or ${collectorKeyVariable(network)}) of an account holding only gas money`,
     );
   }
   return undefined;
@@ -133,8 +135,6 @@ export async function listCollections(db: Kysely<Database>, projectId: string): 
   );
   return rows.map((r) => toCollection(r, contents.get(r.id) ?? { deposits: 0, amounts: {} }));
 }
-
-const envName = (network: string) => network.toUpperCase().replaceAll('-', '_');
 
 function field(name: string, rule: string, message: string): FieldError {
   return { in: 'body', field: name, rule, message };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { ApiError } from '../http/errors.js';
 import { explainedFormat } from '../http/validation.js';
 
 /** Keys are kept at least this long (contract §4), then purged. */
@@ -16,6 +17,18 @@ export const idempotencyKeyFormat = explainedFormat('idempotency-key', (value, f
         message: `${field} must be 1 to 255 visible ASCII characters (no spaces)`,
       },
 );
+
+/** An Idempotency-Key sent again with another request than the one that first used it. */
+export function reusedKeyError(what: 'invoice' | 'refund'): ApiError {
+  return ApiError.validation([
+    {
+      in: 'header',
+      field: 'Idempotency-Key',
+      rule: 'reused_with_different_request',
+      message: `This Idempotency-Key was already used with a different request; use a new key for a new ${what}`,
+    },
+  ]);
+}
 
 /**
  * Two requests are "the same" when their normalised bodies are: "10" and "10.00" match, and metadata

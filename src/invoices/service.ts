@@ -14,7 +14,7 @@ import type { NetworkRegistry } from '../networks/network.js';
 import type { RateBook } from '../rates/book.js';
 import { RateUnavailableError } from '../rates/errors.js';
 import { newEvent } from './events.js';
-import { requestFingerprint } from './idempotency.js';
+import { requestFingerprint, reusedKeyError } from './idempotency.js';
 import { toInvoice } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
 import { opened, schedule } from './lifecycle.js';
@@ -176,7 +176,7 @@ async function replayOf(
 ): Promise<Created | undefined> {
   const existing = await repo.findClaimedInvoice(db, projectId, claim.key);
   if (!existing) return undefined;
-  if (existing.request_hash !== claim.fingerprint) throw reusedKey();
+  if (existing.request_hash !== claim.fingerprint) throw reusedKeyError('invoice');
   const { request_hash: _, ...replayed } = existing;
   return { invoice: replayed, replayed: true };
 }
@@ -193,18 +193,6 @@ function offeredMethods(principal: Principal, network: string | undefined): read
       field: 'network',
       rule: 'not_accepted',
       message: `this project does not accept payments on ${network}; it accepts: ${accepted}`,
-    },
-  ]);
-}
-
-function reusedKey(): ApiError {
-  return ApiError.validation([
-    {
-      in: 'header',
-      field: 'Idempotency-Key',
-      rule: 'reused_with_different_request',
-      message:
-        'This Idempotency-Key was already used with a different request; use a new key for a new invoice',
     },
   ]);
 }

@@ -4,7 +4,7 @@ import { audit, type Change } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
-import { IDEMPOTENCY_RETENTION_MS } from '../invoices/idempotency.js';
+import { IDEMPOTENCY_RETENTION_MS, reusedKeyError } from '../invoices/idempotency.js';
 import { formatInCurrency } from '../invoices/pricing.js';
 import { formatMoney, type Money, money, parseInvoiceAmount } from '../money/money.js';
 import { refundable } from './amounts.js';
@@ -54,7 +54,7 @@ export async function createRefund(
     if (idempotencyKey !== undefined) {
       const earlier = await repo.refundOfKey(tx, who.projectId, idempotencyKey, since);
       if (earlier) {
-        if (earlier.request_hash !== fingerprint) throw reusedKey();
+        if (earlier.request_hash !== fingerprint) throw reusedKeyError('refund');
         return { ...(await replay(tx, earlier, claim, ctx.now)), rated, replayed: true };
       }
     }
@@ -89,7 +89,7 @@ export async function createRefund(
       };
       // Taken meanwhile by a refund of another invoice: that is another request (and this one's
       // refund is rolled back with the transaction).
-      if (!(await repo.claimKey(tx, { ...key, now: ctx.now, since }))) throw reusedKey();
+      if (!(await repo.claimKey(tx, { ...key, now: ctx.now, since }))) throw reusedKeyError('refund');
     }
     await repo.addRefunded(tx, invoice.id, formatMoney(amount), ctx.now);
     if (who.kind === 'dashboard') {
@@ -131,18 +131,6 @@ function refundFingerprint(invoiceId: string, input: NewRefundInput): string {
     amount !== null && /^(0|[1-9][0-9]*)(\.[0-9]{1,18})?$/.test(amount) ? formatMoney(money(amount)) : amount;
   const canonical = JSON.stringify([invoiceId, normal, input.reason ?? null]);
   return createHash('sha256').update(canonical).digest('base64url');
-}
-
-function reusedKey(): ApiError {
-  return ApiError.validation([
-    {
-      in: 'header',
-      field: 'Idempotency-Key',
-      rule: 'reused_with_different_request',
-      message:
-        'This Idempotency-Key was already used with a different request; use a new key for a new refund',
-    },
-  ]);
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Collection } from '../../collections/collection.js';
 import type { CollectorTable } from '../../collections/collection.table.js';
+import { COLLECTOR_KEY_VARIABLE, collectorKeyVariable } from '../../forwarders/collector-key.js';
 import type { NetworkRegistry } from '../../networks/network.js';
+import { rpcVariable } from '../../networks/rpc-settings.js';
 import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { badge, csrf, errorSummary, type PageMessage, ROOT, shell, time } from '../layout.js';
@@ -22,10 +24,10 @@ export function offReason(
   state: CollectorTable | undefined,
 ): string | undefined {
   const n = networks.get(network);
-  const env = network.toUpperCase().replaceAll('-', '_');
-  if (!n?.rpcUrl) return `${networks.label(network)} is not watched: the operator sets PAYDESK_RPC_${env}.`;
+  if (!n?.rpcUrl)
+    return `${networks.label(network)} is not watched: the operator sets ${rpcVariable(network)}.`;
   if (!hasKey) {
-    return `Collection is off on ${networks.label(network)}: the operator sets a collector key (PAYDESK_COLLECTOR_KEY or PAYDESK_COLLECTOR_KEY_${env}) of an account that holds only gas money.`;
+    return `Collection is off on ${networks.label(network)}: the operator sets a collector key (${COLLECTOR_KEY_VARIABLE} or ${collectorKeyVariable(network)}) of an account that holds only gas money.`;
   }
   if (state?.state === 'no_factory') {
     return `The forwarder factory is not deployed on ${networks.label(network)}: the operator runs npm run factory -- deploy --network ${network}.`;
