@@ -42,10 +42,11 @@ export async function collectStep(ctx: CollectorContext): Promise<boolean> {
   if (state === 'ok') await startDue(ctx);
   if (state === 'unreachable' || state === 'no_factory') return false;
   let blocked = false;
-  for (const c of await repo.openCollections(ctx.db, ctx.network.name)) {
+  const open = await repo.openCollections(ctx.db, ctx.network.name);
+  for (const c of open) {
     if (c.raw_tx === null) {
       // In nonce order: nothing is signed behind a collection that could not be sent.
-      if (blocked || !(await signAndSend(ctx, c))) blocked = true;
+      if (blocked || !(await signAndSend(ctx, c, open))) blocked = true;
     } else if (!(await follow(ctx, c))) {
       blocked = true;
     }
@@ -66,17 +67,26 @@ async function checkCollector(ctx: CollectorContext): Promise<CollectorState | u
     if (!(err instanceof SendError)) throw err;
     state = 'unreachable';
   }
-  const shown = { state, balance: balance === undefined ? null : String(balance) };
-  if (ctx.stored?.state !== shown.state || ctx.stored.balance !== shown.balance) {
-    await repo.saveCollectorState(ctx.db, {
-      network: ctx.network.name,
-      address: chain.collector,
-      ...shown,
-      checked_at: ctx.now(),
-    });
-    ctx.stored = shown;
-  }
+  await storeState(ctx, chain, state, balance);
   return state;
+}
+
+/** Writes what the collector found for the dashboard, only when it changed since the last write. */
+async function storeState(
+  ctx: CollectorContext,
+  chain: CollectorChain,
+  state: CollectorState,
+  balance: bigint | undefined,
+): Promise<void> {
+  const shown = { state, balance: balance === undefined ? null : String(balance) };
+  if (ctx.stored?.state === shown.state && ctx.stored.balance === shown.balance) return;
+  await repo.saveCollectorState(ctx.db, {
+    network: ctx.network.name,
+    address: chain.collector,
+    ...shown,
+    checked_at: ctx.now(),
+  });
+  ctx.stored = shown;
 }
 
 /** Collections due by threshold or age, for every project of the network (contract §16). */
@@ -94,8 +104,12 @@ async function startDue(ctx: CollectorContext): Promise<void> {
   }
 }
 
-/** Signs a collection (stored before it is sent: a restart sends the same transaction) and sends it. */
-async function signAndSend(ctx: CollectorContext, c: CollectionRow): Promise<boolean> {
+/**
+ * Signs a collection (stored before it is sent: a restart sends the same transaction) and sends it.
+ * `open` is the round's list of open collections: its nonces, with those signed in this round, say
+ * which nonce comes next.
+ */
+async function signAndSend(ctx: CollectorContext, c: CollectionRow, open: CollectionRow[]): Promise<boolean> {
   const chain = ctx.chain;
   if (!chain) return noteError(ctx, c, 'no_key');
   const deposits = await repo.depositsOf(ctx.db, c.id);
@@ -110,7 +124,7 @@ async function signAndSend(ctx: CollectorContext, c: CollectionRow): Promise<boo
   const fresh = deposits.filter((d) => !d.deployed).length;
   try {
     const { pending } = await chain.nonces();
-    const signedBefore = (await repo.openCollections(ctx.db, ctx.network.name))
+    const signedBefore = open
       .filter((o) => o.nonce !== null && o.id !== c.id)
       .map((o) => Number(o.nonce) + 1);
     const nonce = Math.max(pending, ...signedBefore);
@@ -121,6 +135,8 @@ async function signAndSend(ctx: CollectorContext, c: CollectionRow): Promise<boo
       raw_tx: raw,
       updated_at: ctx.now(),
     });
+    // The round's list now knows this nonce: the next collection signed in it takes the one after.
+    Object.assign(c, signed);
     return await send(ctx, signed);
   } catch (err) {
     if (err instanceof SendError) return noteError(ctx, c, err.reason);
@@ -257,14 +273,7 @@ async function finish(
 /** Records why a collection is waiting (shown to the owner), once; false: stop behind it. */
 async function noteError(ctx: CollectorContext, c: CollectionRow, reason: string): Promise<false> {
   if (reason === 'no_gas' && ctx.chain) {
-    const balance = await ctx.chain.balance().catch(() => undefined);
-    await repo.saveCollectorState(ctx.db, {
-      network: ctx.network.name,
-      address: ctx.chain.collector,
-      state: 'no_gas',
-      balance: balance === undefined ? null : String(balance),
-      checked_at: ctx.now(),
-    });
+    await storeState(ctx, ctx.chain, 'no_gas', await ctx.chain.balance().catch(() => undefined));
   }
   if (c.last_error !== reason) {
     await repo.updateCollection(ctx.db, c.id, { last_error: reason, updated_at: ctx.now() });
