@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createInvoice, type Merchant, startTestApp, type TestApp } from '../../test/app.js';
+import { type Merchant, startTestApp, type TestApp } from '../../test/app.js';
+import {
+  COLLECTING_NETWORK,
+  COLLECTOR_KEY,
+  collectingEnv,
+  confirmedDeposit,
+  PAYOUT,
+} from '../../test/collecting.js';
 import { type DashboardUser, inviteAndAccept, merchantWithOwner, signIn } from '../../test/dashboard.js';
 import { auditLog } from '../audit/audit.js';
-import { observeOne } from '../invoices/observe.js';
-import { money } from '../money/money.js';
 import { offReason } from './views/collections.js';
 
 /**
@@ -13,54 +18,22 @@ import { offReason } from './views/collections.js';
  * (src/collections/collect.test.ts, on a real chain).
  */
 
-const NETWORK = JSON.stringify([
-  {
-    name: 'evmtest',
-    label: 'EVM Test',
-    chainId: 31337,
-    testnet: true,
-    confirmations: 1,
-    pollIntervalMs: 1000,
-    maxBlockRange: 100,
-    tokens: { USDT: { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 } },
-  },
-]);
-const PAYOUT = '0x52908400098527886E0F7030069857D2E4169EE7';
-const KEY = `0x${'11'.repeat(32)}`;
-
 let t: TestApp;
 let m: Merchant;
 let owner: DashboardUser;
 
 beforeAll(async () => {
   t = await startTestApp({
-    env: { PAYDESK_NETWORKS: NETWORK, PAYDESK_RPC_EVMTEST: 'http://127.0.0.1:9', PAYDESK_COLLECTOR_KEY: KEY },
+    env: collectingEnv(),
   });
   ({ m, owner } = await merchantWithOwner(t.app, 'owner@collect.test', {
-    network: 'evmtest',
+    network: COLLECTING_NETWORK,
     payout_address: PAYOUT,
   }));
 });
 afterAll(() => t.close());
 
-/** A confirmed payment to a new invoice's forwarder, reported as the chain watcher reports one. */
-async function deposit(amount: string) {
-  const inv = (await createInvoice(t.app, m, { amount })).json().data;
-  await observeOne(
-    t.database.db,
-    inv.id,
-    {
-      kind: 'payment',
-      txHash: `0x${inv.id.slice(4).padEnd(64, '0').slice(0, 64)}`,
-      network: 'evmtest',
-      currency: 'USDT',
-      amount: money(amount),
-      confirmed: true,
-    },
-    { now: new Date(), publicBaseUrl: 'http://paydesk.test' },
-  );
-  return inv;
-}
+const deposit = (amount: string) => confirmedDeposit(t, m, amount);
 
 describe('the Collections page', () => {
   test('shows what waits, and Collect now takes it once: a reload of the result page collects nothing', async () => {
@@ -108,7 +81,7 @@ describe('the Collections page', () => {
 
 test('with no collector key, the page says collection is off and what the operator sets', async () => {
   const off = await startTestApp({
-    env: { PAYDESK_NETWORKS: NETWORK, PAYDESK_RPC_EVMTEST: 'http://127.0.0.1:9' },
+    env: collectingEnv({ collectorKey: false }),
   });
   try {
     const { owner: o } = await merchantWithOwner(off.app, 'owner@off.test', {
@@ -118,7 +91,7 @@ test('with no collector key, the page says collection is off and what the operat
     const page = await o.get('/dashboard/collections');
     expect(page.body).toContain('Collection is off on EVM Test');
     expect(page.body).toContain('PAYDESK_COLLECTOR_KEY_EVMTEST');
-    expect(page.body).not.toContain(KEY.slice(2, 12));
+    expect(page.body).not.toContain(COLLECTOR_KEY.slice(2, 12));
   } finally {
     await off.close();
   }

@@ -12,9 +12,8 @@ import {
   type TestApp,
 } from '../../test/app.js';
 import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { COLLECTING_NETWORK, collectingEnv, confirmedDeposit, PAYOUT } from '../../test/collecting.js';
 import { inviteAndAccept, signIn } from '../../test/dashboard.js';
-import { observeOne } from '../invoices/observe.js';
-import { money } from '../money/money.js';
 
 type Json = Record<string, any>;
 interface Operation {
@@ -661,45 +660,14 @@ describe('real responses match the document', () => {
   });
 
   test("a project's collections", async () => {
-    // A project collecting on an EVM network whose node is not running: "Collect now" only takes the
-    // deposits and answers; the collector that would send them is a worker, and none runs here.
-    const network = JSON.stringify([
-      {
-        name: 'evmtest',
-        label: 'EVM test',
-        chainId: 31337,
-        testnet: true,
-        confirmations: 1,
-        pollIntervalMs: 1000,
-        maxBlockRange: 100,
-        tokens: { USDT: { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 } },
-      },
-    ]);
-    const collecting = await startTestApp({
-      env: {
-        PAYDESK_NETWORKS: network,
-        PAYDESK_RPC_EVMTEST: 'http://127.0.0.1:9',
-        PAYDESK_COLLECTOR_KEY: `0x${'11'.repeat(32)}`,
-      },
-    });
+    // "Collect now" only takes the deposits and answers; no collector runs here (test/collecting.ts).
+    const collecting = await startTestApp({ env: collectingEnv() });
     try {
-      const payout = '0x52908400098527886E0F7030069857D2E4169EE7';
-      const shop = await createMerchant(collecting.app, { network: 'evmtest', payout_address: payout });
-      const inv = (await createInvoice(collecting.app, shop, { amount: '5.00' })).json().data;
-      // The payment as the chain watcher reports it.
-      await observeOne(
-        collecting.database.db,
-        inv.id,
-        {
-          kind: 'payment',
-          txHash: `0x${'ab'.repeat(32)}`,
-          network: 'evmtest',
-          currency: 'USDT',
-          amount: money('5'),
-          confirmed: true,
-        },
-        { now: new Date(), publicBaseUrl: 'http://paydesk.test' },
-      );
+      const shop = await createMerchant(collecting.app, {
+        network: COLLECTING_NETWORK,
+        payout_address: PAYOUT,
+      });
+      await confirmedDeposit(collecting, shop, '5.00');
       const project = { auth: adminAuth, params: { id: shop.projectId } };
       const made = await call(collecting.app, 'adminCollectNow', 202, {
         ...project,
