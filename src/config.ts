@@ -13,6 +13,9 @@ import {
   SPREAD_PERCENT,
 } from './rates/settings.js';
 
+/** 0 to 50, at most two decimals: what an invoice keeps in its numeric(4,2) `dust_percent`. */
+const DUST_PERCENT = '^(50(\\.0{1,2})?|[1-4]?[0-9](\\.[0-9]{1,2})?)$';
+
 /**
  * The one schema for the environment. It is parsed once at start-up and frozen; nothing else in the
  * code base reads `process.env`. Defaults follow contract §7.
@@ -56,6 +59,8 @@ const EnvSchema = Type.Object({
   }),
   // Contract §16: a project's collectable total (tokens at par, in USD) that starts a collection by itself.
   PAYDESK_COLLECT_MIN_USD: Type.String({ pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,2})?$', default: '100' }),
+  // Contract §21: a payment below this percent of the invoice's amount that does not complete it is dust.
+  PAYDESK_DUST_PERCENT: Type.String({ pattern: DUST_PERCENT, default: '1' }),
   LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')])),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -107,6 +112,8 @@ export interface Config {
   readonly collectorKey: (network: string) => `0x${string}` | undefined;
   /** A decimal string: the collectable total that starts a collection without "Collect now". */
   readonly collectMinUsd: string;
+  /** A decimal string, 0 to 50: the share of an invoice's amount below which a payment may be dust. */
+  readonly dustPercent: string;
   readonly version: string;
 }
 
@@ -208,6 +215,7 @@ function fromEnv(
     rates,
     collectorKey,
     collectMinUsd: env.PAYDESK_COLLECT_MIN_USD,
+    dustPercent: env.PAYDESK_DUST_PERCENT,
     version: packageVersion,
   });
 }

@@ -3,10 +3,11 @@ import type { Observation } from '../src/invoices/lifecycle.js';
 import type { Money } from '../src/money/money.js';
 
 /**
- * A reference model of contract §9 and docs/decisions.md ("Invoice lifecycle"), written from the prose
- * rather than from src/invoices/lifecycle.ts, and the random sequences of steps the model-based tests
- * replay against both: payments seen, confirmed, reversed, repeated and mined again, of partial, exact
- * and excess amounts, and the clock moving across the deadline and the late window.
+ * A reference model of contract §9, §21 and docs/decisions.md ("Invoice lifecycle", "Dust and money
+ * after close"), written from the prose rather than from src/invoices/lifecycle.ts, and the random
+ * sequences of steps the model-based tests replay against both: payments seen, confirmed, reversed,
+ * repeated and mined again, of dust, partial, exact and excess amounts, and the clock moving across the
+ * deadline and the late window.
  */
 
 const HOUR = 3600_000;
@@ -16,7 +17,7 @@ const LATE_WINDOW_MS = 24 * HOUR;
 export const INVOICE_AMOUNT = 10n * 10n ** 18n; // 10.00
 
 type Status = 'pending' | 'paid' | 'expired' | 'failed';
-type PaymentStatus = 'pending' | 'confirmed' | 'reversed' | 'unaccepted';
+type PaymentStatus = 'pending' | 'confirmed' | 'reversed' | 'unaccepted' | 'dust' | 'after_close';
 
 /** The invoice accepts USDT (on sandbox); USDC stands for any known token or network it does not accept. */
 export type Token = 'USDT' | 'USDC';
@@ -40,6 +41,8 @@ interface ModelPayment {
   tx: string;
   amount: bigint;
   status: PaymentStatus;
+  /** Dust and money after close are final once buried, and keep their status. */
+  final: boolean;
   seenAt: number;
 }
 
@@ -52,11 +55,18 @@ export class InvoiceModel {
   changes: Change[] = [];
   detected = 0;
   unaccepted = 0;
+  afterClose = 0;
   private readonly expiresAt = T0 + TTL_MS;
   private readonly lateEnd = this.expiresAt + LATE_WINDOW_MS;
 
-  /** `toleranceBasisPoints`: hundredths of a percent a short payment may miss by (contract §15). */
-  constructor(private readonly toleranceBasisPoints = 0) {}
+  /**
+   * `toleranceBasisPoints`: hundredths of a percent a short payment may miss by (contract §15);
+   * `dustBasisPoints`: below this share of the amount, a payment that does not complete it is dust (§21).
+   */
+  constructor(
+    private readonly toleranceBasisPoints = 0,
+    private readonly dustBasisPoints = 0,
+  ) {}
 
   /** "Paid once confirmed payments reach amount × (1 − tolerance/100)", never asking for a fraction less. */
   private due(): bigint {
@@ -65,8 +75,22 @@ export class InvoiceModel {
   }
 
   confirmedSum(): bigint {
+    return this.sumOf((p) => p.status === 'confirmed');
+  }
+
+  /** "Money after close that is final": what refunds may return on top of amount_paid. */
+  afterCloseSum(): bigint {
+    return this.sumOf((p) => p.status === 'after_close' && p.final);
+  }
+
+  /** Each payment's status, by transaction and token. */
+  statuses(): Map<string, PaymentStatus> {
+    return new Map([...this.payments].map(([k, p]) => [k, p.status]));
+  }
+
+  private sumOf(which: (p: ModelPayment) => boolean): bigint {
     let total = 0n;
-    for (const p of this.payments.values()) if (p.status === 'confirmed') total += p.amount;
+    for (const p of this.payments.values()) if (which(p)) total += p.amount;
     return total;
   }
 
@@ -82,7 +106,7 @@ export class InvoiceModel {
     let best: [string, ModelPayment] | undefined;
     for (const p of this.payments.values()) {
       const { tx } = p;
-      if (p.status === 'reversed' || p.status === 'unaccepted') continue;
+      if (p.status !== 'pending' && p.status !== 'confirmed') continue;
       if (!best || p.seenAt > best[1].seenAt || (p.seenAt === best[1].seenAt && tx > best[0])) best = [tx, p];
     }
     return best?.[0] ?? null;
@@ -92,6 +116,7 @@ export class InvoiceModel {
     this.changes = [];
     this.detected = 0;
     this.unaccepted = 0;
+    this.afterClose = 0;
     if (step.kind === 'clock') return;
     // Lazy expiry: whatever arrives after the deadline finds the invoice as an instant worker left it.
     this.expireIfDue(now);
@@ -106,18 +131,41 @@ export class InvoiceModel {
     if (p && p.status !== 'reversed') {
       // Seen again: only a confirmation of a payment still confirming changes anything.
       if (p.status === 'pending' && confirmed) p.status = 'confirmed';
-      else return;
+      else if ((p.status === 'dust' || p.status === 'after_close') && !p.final && confirmed) {
+        p.final = true;
+        if (p.status === 'after_close') return void this.afterClose++;
+      } else return;
     } else {
-      // New, or mined again after a reorganisation dropped it: it stands again, seen anew.
-      this.payments.set(tx, {
-        tx: tx.split(' ')[0] as string,
-        amount,
-        status: confirmed ? 'confirmed' : 'pending',
-        seenAt: now,
-      });
-      if (this.status === 'pending' || this.status === 'expired') this.detected++;
+      // New, or mined again after a reorganisation dropped it: it stands again, seen anew. "A transfer
+      // after the invoice is paid, failed, or expired past its late window" is money after close:
+      // recorded, announced once it is final, never credited, nothing else moves.
+      if (this.terminal() || (this.status === 'expired' && now > this.lateEnd)) {
+        this.put(tx, amount, 'after_close', confirmed, now);
+        if (confirmed) this.afterClose++;
+        return;
+      }
+      const dust = this.isDust(amount);
+      this.put(tx, amount, dust ? 'dust' : confirmed ? 'confirmed' : 'pending', confirmed, now);
+      // Dust announces nothing.
+      if (!dust) this.detected++;
     }
     this.settle(now);
+  }
+
+  private put(tx: string, amount: bigint, status: PaymentStatus, final: boolean, now: number) {
+    this.payments.set(tx, { tx: tx.split(' ')[0] as string, amount, status, final, seenAt: now });
+  }
+
+  /**
+   * "Below the dust share of the amount, and not completing the invoice with what already stands":
+   * payments confirmed or confirming, and earlier dust.
+   */
+  private isDust(amount: bigint): boolean {
+    if (amount * 10_000n >= INVOICE_AMOUNT * BigInt(this.dustBasisPoints)) return false;
+    const stands = this.sumOf(
+      (p) => p.status === 'pending' || p.status === 'confirmed' || p.status === 'dust',
+    );
+    return stands + amount < this.due();
   }
 
   /**
@@ -127,7 +175,7 @@ export class InvoiceModel {
   private record(tx: string, amount: bigint, now: number) {
     const p = this.payments.get(tx);
     if (p && p.status !== 'reversed') return;
-    this.payments.set(tx, { tx: tx.split(' ')[0] as string, amount, status: 'unaccepted', seenAt: now });
+    this.put(tx, amount, 'unaccepted', false, now);
     this.unaccepted++;
   }
 
@@ -142,15 +190,21 @@ export class InvoiceModel {
     if (wasConfirmed && open) this.become('failed', 'payment_reversed');
   }
 
+  /**
+   * Final dust counts towards completing the invoice with the other payments, and then joins them
+   * (confirmed, or confirming while not yet final); on its own it never fails an invoice.
+   */
   private settle(now: number) {
     const paid = this.confirmedSum();
-    if (this.status === 'pending' && paid >= this.due()) this.become('paid');
-    else if (this.status === 'expired' && now <= this.lateEnd && paid > 0n) {
-      if (paid >= this.due()) {
-        this.paidLate = true;
-        this.become('paid');
-      } else this.become('failed', 'underpaid');
-    }
+    const complete = paid + this.sumOf((p) => p.status === 'dust' && p.final) >= this.due();
+    const late = this.status === 'expired' && now <= this.lateEnd;
+    if ((this.status === 'pending' || late) && complete) {
+      for (const p of this.payments.values()) {
+        if (p.status === 'dust') p.status = p.final ? 'confirmed' : 'pending';
+      }
+      this.paidLate = late;
+      this.become('paid');
+    } else if (late && paid > 0n) this.become('failed', 'underpaid');
   }
 
   private expireIfDue(now: number) {
@@ -177,9 +231,13 @@ const key = (step: { tx: number; token: Token }) => `${txHash(step.tx)} ${step.t
 
 const UNIT = 10n ** 18n;
 
-/** Partial, exact and excess amounts, and odd ones with all 18 decimals. */
+/**
+ * Partial, exact and excess amounts, odd ones with all 18 decimals, and dust: below 1 % of the amount
+ * and around the 1 % line (the observe tests run at the default PAYDESK_DUST_PERCENT of 1).
+ */
 const amount = fc
   .oneof(
+    fc.bigInt({ min: 1n, max: INVOICE_AMOUNT / 50n }),
     fc.integer({ min: 1, max: 9 }).map((tenths) => (INVOICE_AMOUNT * BigInt(tenths)) / 10n),
     fc.constant(INVOICE_AMOUNT),
     fc.integer({ min: 1, max: 20 }).map((units) => INVOICE_AMOUNT + BigInt(units) * UNIT),
@@ -205,6 +263,13 @@ const token = fc.oneof(
 
 /** Tolerances from none to the most allowed (50 %), by hundredths of a percent. */
 export const tolerance = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5000 }));
+
+/** Dust shares from none (no dust) to the most allowed (50 %), mostly the default 1 %. */
+export const dustShare = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(100) },
+  { weight: 1, arbitrary: fc.constant(0) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 5000 }) },
+);
 
 /** Steps with the clock as absolute times, never going back. */
 export const steps = fc

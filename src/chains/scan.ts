@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import {
   confirmingUpTo,
+  invoicesAt,
   type ObserveContext,
   observe,
   oldestOpenInvoice,
-  openInvoicesAt,
   type Reported,
   standingAbove,
 } from '../invoices/sources.js';
@@ -58,7 +58,7 @@ const observing = (ctx: ScanContext): ObserveContext => ({
 
 /**
  * One step of a network's watcher, a payment source: follow a reorganisation if there was one, read
- * the next range of blocks, report the transfers to open invoices' addresses, confirm the payments
+ * the next range of blocks, report the transfers to invoices' addresses, confirm the payments
  * now deep enough. The watcher keeps only its cursor and block hashes; payments belong to the
  * invoices module, and the payments found in a range commit in one transaction with the cursor moving
  * past it, so a step cut short anywhere (an RPC error, a crash) leaves nothing half-done: the range is
@@ -144,16 +144,17 @@ function blocksPassed(logs: readonly TransferLog[], last: BlockRef): BlockRef[] 
 }
 
 /**
- * Transfers of a known token to an open invoice's address, as payments: one per transaction, invoice
- * and token. A token and network the invoice accepts pays it; another known token, or an accepted one
- * on a network the invoice does not offer (one EVM address serves every EVM network), is recorded as
- * `unaccepted` and never credited (contract §15).
+ * Transfers of a known token to an invoice's address, as payments: one per transaction, invoice and
+ * token. A token and network the invoice accepts pays it; another known token, or an accepted one on a
+ * network the invoice does not offer (one EVM address serves every EVM network), is recorded as
+ * `unaccepted` and never credited (contract §15). Closed invoices are reported too: what reaches them
+ * is money after close, recorded and refundable (contract §21); the lifecycle tells which is which.
  */
 async function paymentsIn(ctx: ScanContext, logs: TransferLog[], buriedUpTo: bigint): Promise<Reported[]> {
   if (logs.length === 0) return [];
   const { network } = ctx;
   const recipients = [...new Set(logs.map((l) => l.to))];
-  const invoices = await openInvoicesAt(ctx.db, network.family, recipients, ctx.now());
+  const invoices = await invoicesAt(ctx.db, network.family, recipients);
   const byAddress = new Map(invoices.map((i) => [i.address, i]));
   const found = new Map<string, { invoice: (typeof invoices)[number]; log: TransferLog; units: bigint }>();
   for (const log of logs) {

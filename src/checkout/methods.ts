@@ -1,5 +1,5 @@
 import type { OfferedMethod } from '../invoices/invoice.table.js';
-import type { InvoiceState, Payment } from '../invoices/lifecycle.js';
+import { type InvoiceState, type Payment, towardsInvoice } from '../invoices/lifecycle.js';
 import { methodKey, type PaymentMethod } from '../networks/methods.js';
 import type { ViewState } from './checkout.js';
 
@@ -14,7 +14,8 @@ export const keyOf = (m: { network: string; currency: string }) => methodKey(m a
 
 /**
  * The method the waiting view shows: the one chosen in the URL when the invoice offers it, else the
- * one the first accepted payment used (the rest is most likely sent the same way), else the first.
+ * one the first payment towards the invoice used (the rest is most likely sent the same way; dust,
+ * which anyone can send, chooses nothing), else the first.
  * `chosen` is kept only when it names an offered method, so the page's own links never carry a
  * method the invoice does not have.
  */
@@ -25,7 +26,7 @@ export function pickMethod(
 ): { method: OfferedMethod; chosen: string | undefined } {
   const chosen = methods.find((m) => keyOf(m) === wanted);
   if (chosen) return { method: chosen, chosen: keyOf(chosen) };
-  const first = invoice.payments.find((p) => p.status !== 'unaccepted');
+  const first = invoice.payments.find(towardsInvoice);
   const inUse = first && methods.find((m) => m.network === first.network && m.currency === first.currency);
   return { method: inUse ?? (methods[0] as OfferedMethod), chosen: undefined };
 }

@@ -30,12 +30,12 @@ export function checkoutPage(c: Checkout, root: string, tr: Translator): string 
 }
 
 /**
- * The big number. While waiting: what to send now, in the chosen method's token (an invoice in USD
- * is paid at par, so it is the same number with the token's symbol). In the other views: the
- * invoice's amount in its own currency; the details below name the tokens actually sent.
+ * The big number. While something is to be paid: what to send now, in the chosen method's token (an
+ * invoice in USD is paid at par, so it is the same number with the token's symbol). In the other
+ * views: the invoice's amount in its own currency; the details below name the tokens actually sent.
  */
 function headlineAmount(c: Checkout): { value: string; currency: string } {
-  return c.state === 'waiting'
+  return c.payable
     ? { value: formatMoney(c.due), currency: c.method.currency }
     : { value: c.status.amount, currency: c.row.currency };
 }
@@ -54,7 +54,7 @@ ${summary(c, tr)}
 ${choose ? methodChooser(c, self, tr) : ''}
 ${statusBlock(c, tr)}
 ${c.unaccepted.length > 0 ? unacceptedNote(c, tr) : ''}
-${state === 'waiting' ? payDetails(c, tr) : ''}
+${c.payable ? payDetails(c, tr) : ''}
 ${canSimulate(c) ? simulateForm(`${self}/simulate${query}`, tr) : ''}
 ${terminal ? '' : html`<noscript><p class="note">${tr.t('noscript')}</p></noscript>`}
 </main>`;
@@ -74,28 +74,32 @@ ${c.badge ? html`<p class="badge network-${c.badge.test ? 'test' : 'live'}"><spa
  * only the big number must not send the full amount again), with the total and what arrived below.
  */
 function summary(c: Checkout, tr: Translator): Html {
-  const { row } = c;
-  const waiting = c.state === 'waiting';
+  const { row, payable } = c;
   const received = confirmedTotal(c.invoice);
-  const partial = waiting && received > 0n;
-  const label = partial
+  const partial = payable && received > 0n;
+  // A part-payment still confirming leaves less to pay than the invoice's amount, too.
+  const remaining = partial || (payable && c.due < c.invoice.amount);
+  const label = remaining
     ? tr.t('summary.remaining')
-    : tr.t(c.state === 'paid' ? 'summary.paid' : waiting ? 'summary.due' : 'summary.amount');
+    : tr.t(c.state === 'paid' ? 'summary.paid' : payable ? 'summary.due' : 'summary.amount');
   const { value, currency } = headlineAmount(c);
   const money = (decimal: string) => `${formatAmount(tr.locale, decimal)} ${row.currency}`;
   // What arrived, by token and network once the invoice offers more than its own currency.
   const receivedText = c.plain
     ? money(formatMoney(received))
-    : c.shown.map((p) => paymentText(c, tr, p)).join(', ');
+    : c.invoice.payments
+        .filter((p) => p.status === 'confirmed')
+        .map((p) => paymentText(c, tr, p))
+        .join(', ');
   // An invoice priced in another currency than the token says its price beside the label, on a line
   // the page has anyway ("Amount due · 25.00 USD" over "25.00 USDT"): the chooser needs the room.
   // Priced at a rate, the price and its token amount have a line of their own in every view.
-  const price = waiting && currency !== row.currency && !row.rate ? ` · ${money(value)}` : '';
+  const price = payable && currency !== row.currency && !row.rate ? ` · ${money(value)}` : '';
   return html`<div class="summary">
 <p class="summary-label">${label}${price}</p>
 <div class="amount-line">
 <h1 class="amount"><span class="amount-value" id="pay-amount">${formatAmount(tr.locale, value)}</span> <span class="amount-currency">${currency}</span></h1>
-${waiting ? copyButton('pay-amount', tr.t('copy.amount'), tr, value) : ''}
+${payable ? copyButton('pay-amount', tr.t('copy.amount'), tr, value) : ''}
 </div>
 ${row.rate ? html`<p class="summary-rate" id="price-rate">${rateText(c, tr)}</p>` : ''}
 ${partial ? html`<p class="summary-partial">${tr.t('summary.partial', { total: money(c.status.amount), received: receivedText })}</p>` : ''}

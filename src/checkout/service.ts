@@ -49,6 +49,11 @@ export interface Checkout {
   badge: { label: string; test: boolean } | undefined;
   /** What is still to be sent (lifecycle.outstanding). */
   due: Money;
+  /**
+   * Open and not fully paid: the page shows what is due, the address, the QR code and the wallet link
+   * (contract §21), in the detected view too while a part-payment confirms.
+   */
+  payable: boolean;
   /** The QR code's text: what a wallet needs to pay what is still due. */
   paymentRequest: string;
   /** False where the QR code holds the bare address (TRON): the payer types the amount. */
@@ -120,6 +125,7 @@ export async function loadCheckout(
         ? { label: badge.map(label).join(' + '), test: badge.every((n) => n === SANDBOX) }
         : undefined,
     due,
+    payable: invoice.status === 'pending' && (state === 'waiting' || state === 'detected') && due > 0n,
     paymentRequest: paymentRequest(target, networks),
     requestCarriesAmount: carriesAmount(method.network, networks),
     walletUri: walletLink(target, networks),

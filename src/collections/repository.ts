@@ -4,6 +4,12 @@ import type { CollectionRow, CollectorTable } from './collection.table.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/**
+ * A payment whose funds are a deposit to collect: a confirmed one, or money after close once final
+ * (contract §21); the partial index payments_collectable_idx is on the same condition.
+ */
+const deposited = sql.raw(`p.status in ('confirmed', 'after_close') and p.confirmed_at is not null`);
+
 /** One deposit to collect: a forwarder (by its invoice) and a token it holds. */
 export interface Deposit {
   invoiceId: string;
@@ -21,7 +27,7 @@ export async function collectableTotals(db: Db, projectId: string, network: stri
     select p.currency as token, sum(p.amount)::text as amount, count(distinct p.invoice_id)::text as deposits,
            min(p.confirmed_at) as oldest
     from payments p join invoices i on i.id = p.invoice_id
-    where i.project_id = ${projectId} and p.network = ${network} and p.status = 'confirmed'
+    where i.project_id = ${projectId} and p.network = ${network} and ${deposited}
       and p.collection_id is null and i.payout_address is not null
     group by p.currency order by p.currency`.execute(db);
   return rows;
@@ -35,7 +41,7 @@ export async function collectableProjects(db: Db, network: string, failedBefore:
   const { rows } = await sql<{ project_id: string; total: string; oldest: Date }>`
     select i.project_id, sum(p.amount)::text as total, min(p.confirmed_at) as oldest
     from payments p join invoices i on i.id = p.invoice_id
-    where p.network = ${network} and p.status = 'confirmed' and p.collection_id is null
+    where p.network = ${network} and ${deposited} and p.collection_id is null
       and i.payout_address is not null
       and (p.sweep_failed_at is null or p.sweep_failed_at < ${failedBefore})
     group by i.project_id`.execute(db);
@@ -63,7 +69,7 @@ export async function takeDeposits(
   const failedBefore = c.failedBefore ?? new Date(8.64e15);
   const oldest = await sql<{ payout_address: string }>`
     select i.payout_address from payments p join invoices i on i.id = p.invoice_id
-    where i.project_id = ${c.projectId} and p.network = ${c.network} and p.status = 'confirmed'
+    where i.project_id = ${c.projectId} and p.network = ${c.network} and ${deposited}
       and p.collection_id is null and i.payout_address is not null
       and (p.sweep_failed_at is null or p.sweep_failed_at < ${failedBefore})
     order by p.confirmed_at, p.invoice_id limit 1`.execute(tx);
@@ -96,7 +102,7 @@ export async function takeDeposits(
     with chosen as (
       select p.invoice_id, p.currency, min(p.confirmed_at) as since
       from payments p join invoices i on i.id = p.invoice_id
-      where i.project_id = ${c.projectId} and p.network = ${c.network} and p.status = 'confirmed'
+      where i.project_id = ${c.projectId} and p.network = ${c.network} and ${deposited}
         and p.collection_id is null and i.payout_address = ${payout}
         and (p.sweep_failed_at is null or p.sweep_failed_at < ${failedBefore})
       group by p.invoice_id, p.currency
@@ -107,7 +113,7 @@ export async function takeDeposits(
       update payments p set collection_id = ${c.id}
       from chosen
       where p.invoice_id = chosen.invoice_id and p.currency = chosen.currency and p.network = ${c.network}
-        and p.status = 'confirmed' and p.collection_id is null
+        and ${deposited} and p.collection_id is null
       returning 1
     )
     select count(*)::text as n from marked`.execute(tx);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { admin, createInvoice, manualClock, startTestApp, type TestApp } from '../../test/app.js';
-import { merchantWithOwner } from '../../test/dashboard.js';
+import { merchantWithOwner, signIn } from '../../test/dashboard.js';
 import { observeOne } from '../invoices/observe.js';
 import { money } from '../money/money.js';
 
@@ -179,6 +179,35 @@ describe('invoices', () => {
     ]);
     // The network and address are the first payment's now.
     expect(after.body).toMatch(/<dt>Network<\/dt><dd>Sandbox<\/dd>/);
+  });
+
+  test('dust and money after close are listed with why they were not credited, and money after close is refundable', async () => {
+    const email = 'after-close@shop.example';
+    const { m } = await merchantWithOwner(t.app, email, { invoice_ttl_seconds: 60 });
+    const invoice = (await createInvoice(t.app, m, { amount: '10.00' })).json().data;
+    const pay = (body: object) =>
+      admin(t.app, 'POST', `/v1/admin/invoices/${invoice.id}/simulate-payment`, body);
+    await pay({ amount: '0.01', tx_hash: '0xdust' });
+    clock.advance(61_000 + 24 * 3600_000 + 1000); // past the deadline and the late window
+    await pay({ amount: '2.00', tx_hash: '0xlate' });
+    const owner = await signIn(t.app, email); // a day later: a new session
+    const page = (await owner.get(`/dashboard/invoices/${invoice.id}`)).body;
+    expect(page).toContain('badge-expired');
+    const rows = [
+      ...page.matchAll(
+        /<tr><td>([^<]+)<\/td><td>(USD[TC])<\/td><td>.*?<\/td><td class="num">([0-9.]+)<\/td><td><span class="badge badge-([a-z_]+)">/g,
+      ),
+    ];
+    expect(rows.map((r) => [r[3], r[4]])).toEqual([
+      ['0.01', 'dust'],
+      ['2.00', 'after_close'],
+    ]);
+    expect(page).toContain('A dust payment is too small to count on its own (below 1.00 % of the amount)');
+    expect(page).toContain('An after_close payment reached the address once the invoice was closed');
+    // Dust alone let the invoice expire; the money after close is announced, and refundable.
+    const events = [...page.matchAll(/<li><p><strong>(invoice\.[a-z_]+)<\/strong>/g)].map((e) => e[1]);
+    expect(events).toEqual(['invoice.created', 'invoice.expired', 'invoice.payment_after_close']);
+    expect(page).toContain('Up to 2.00 USDT is left to refund');
   });
 
   test('a formula in an order id is defused in the CSV', async () => {

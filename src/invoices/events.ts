@@ -4,6 +4,8 @@ export const EVENT_TYPES = [
   'invoice.created',
   'invoice.payment_detected',
   'invoice.payment_unaccepted',
+  // Money reached a closed invoice (contract §21): recorded, never credited, refundable.
+  'invoice.payment_after_close',
   'invoice.paid',
   'invoice.expired',
   'invoice.failed',

@@ -45,8 +45,15 @@ export interface InvoiceTable {
   payout_address: string | null;
   /** numeric(4,2): the project's tolerance when the invoice was made (contract §15). */
   underpayment_tolerance_percent: string;
+  /** numeric(4,2): PAYDESK_DUST_PERCENT when the invoice was made (contract §21). */
+  dust_percent: string;
   /** numeric(38,18): the sum of confirmed payments. */
   amount_paid: Generated<string>;
+  /**
+   * numeric(38,18), in the invoice currency as `amount_paid`: money after close that is final (contract
+   * §21), which refunds may return on top of what was paid.
+   */
+  amount_after_close: Generated<string>;
   /**
    * numeric(38,18), in the invoice currency: the sum of its refunds that are not canceled (contract
    * §18), kept by src/refunds in the same transaction as each refund.

@@ -17,7 +17,14 @@ import { formatInCurrency } from './pricing.js';
 import { INVOICE_STATUSES, type PaymentStatus } from './status.js';
 
 /** How the API names a payment's status: a payment still confirming is `detected`. */
-export const PAYMENT_VIEW_STATUSES = ['detected', 'confirmed', 'reversed', 'unaccepted'] as const;
+export const PAYMENT_VIEW_STATUSES = [
+  'detected',
+  'confirmed',
+  'reversed',
+  'unaccepted',
+  'dust',
+  'after_close',
+] as const;
 const viewStatus = (s: PaymentStatus): (typeof PAYMENT_VIEW_STATUSES)[number] =>
   s === 'pending' ? 'detected' : s;
 
@@ -106,7 +113,7 @@ const PaymentSchema = Type.Object({
   amount: Type.String({ description: 'In the token, as a decimal string', examples: ['10.50'] }),
   status: StringEnum(PAYMENT_VIEW_STATUSES, {
     description:
-      '`detected` (still confirming), `confirmed`, `reversed` (dropped by the chain) or `unaccepted` (a token or network this invoice does not accept: never credited)',
+      '`detected` (still confirming), `confirmed`, `reversed` (dropped by the chain), `unaccepted` (a token or network this invoice does not accept: never credited), `dust` (below PAYDESK_DUST_PERCENT of the amount and not completing the invoice: never credited on its own, it joins the payment that completes the invoice) or `after_close` (arrived once the invoice was paid, failed, or expired past its late window: never credited, refundable once final)',
   }),
   created_at: Timestamp,
 });

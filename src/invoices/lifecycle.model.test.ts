@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import {
+  dustShare,
   INVOICE_AMOUNT,
   InvoiceModel,
   observationOf,
@@ -10,18 +11,21 @@ import {
   tolerance,
 } from '../../test/lifecycle-model.js';
 import type { Money } from '../money/money.js';
-import { confirmedTotal, isTerminal, opened, transition } from './lifecycle.js';
+import { afterCloseTotal, confirmedTotal, isTerminal, opened, transition } from './lifecycle.js';
 
-// Model-based: random sequences of payments (in the accepted token or another) and clock moves, under a
-// random underpayment tolerance, replayed against the pure state machine
-// and a reference model written from the contract. observe.model.test.ts replays them through
+// Model-based: random sequences of payments (in the accepted token or another, dust among them) and
+// clock moves, under a random underpayment tolerance and dust share, replayed against the pure state
+// machine and a reference model written from the contract. observe.model.test.ts replays them through
 // observe() and the database.
+
+const NOTICES = ['invoice.payment_detected', 'invoice.payment_unaccepted', 'invoice.payment_after_close'];
 
 test('the lifecycle agrees with the reference model on every sequence of payments and clock moves', () => {
   fc.assert(
-    fc.property(steps, tolerance, (sequence, toleranceBasisPoints) => {
-      let state = opened(INVOICE_AMOUNT as Money, new Date(T0 + TTL_MS), toleranceBasisPoints);
-      const model = new InvoiceModel(toleranceBasisPoints);
+    fc.property(steps, tolerance, dustShare, (sequence, toleranceBasisPoints, dustBasisPoints) => {
+      const expiresAt = new Date(T0 + TTL_MS);
+      let state = opened(INVOICE_AMOUNT as Money, expiresAt, toleranceBasisPoints, dustBasisPoints);
+      const model = new InvoiceModel(toleranceBasisPoints, dustBasisPoints);
       let now = T0;
       for (const step of sequence) {
         if (step.kind === 'clock') now = step.to;
@@ -36,17 +40,22 @@ test('the lifecycle agrees with the reference model on every sequence of payment
         if (isTerminal(before)) expect(state.status).toBe(before);
         // Exactly one event per status change, each naming the status it left.
         const changes = out.emitted
-          .filter((e) => e.type !== 'invoice.payment_detected' && e.type !== 'invoice.payment_unaccepted')
+          .filter((e) => !NOTICES.includes(e.type))
           .map((e) => ({ from: e.previousStatus, to: e.state.status }));
         expect(changes).toEqual(model.changes);
         const detected = out.emitted.filter((e) => e.type === 'invoice.payment_detected');
         expect(detected).toHaveLength(model.detected);
         const unaccepted = out.emitted.filter((e) => e.type === 'invoice.payment_unaccepted');
         expect(unaccepted).toHaveLength(model.unaccepted);
+        const afterClose = out.emitted.filter((e) => e.type === 'invoice.payment_after_close');
+        expect(afterClose).toHaveLength(model.afterClose);
         expect(out.changed).toBe(out.emitted.length > 0 || out.payment !== undefined);
 
-        // amount_paid is the sum of the payments confirmed and not reversed.
+        // amount_paid is the sum of the payments confirmed and not reversed; money after close apart.
         expect(confirmedTotal(state)).toBe(model.confirmedSum());
+        expect(afterCloseTotal(state)).toBe(model.afterCloseSum());
+        const statuses = new Map(state.payments.map((p) => [`${p.txHash} ${p.currency}`, p.status]));
+        expect(statuses).toEqual(model.statuses());
         expect(state).toMatchObject({
           status: model.status,
           failureReason: model.failureReason,

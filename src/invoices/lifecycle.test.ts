@@ -25,6 +25,7 @@ function invoice(overrides: Partial<InvoiceState> = {}): InvoiceState {
     paidLate: false,
     failureReason: null,
     toleranceBasisPoints: 0,
+    dustBasisPoints: 100,
     payments: [],
     ...overrides,
   };
@@ -161,13 +162,13 @@ describe('contract §9, row by row', () => {
     expect(state.status).toBe('expired');
   });
 
-  test('a recorded payment reversed after the late window leaves the expired invoice expired', () => {
+  test('money after close reversed after the late window leaves the expired invoice expired', () => {
     const { state, events } = run(invoice(), [
       [pay('1.00', true, '0xa'), afterExpiry(LATE_PAYMENT_WINDOW_MS + 1)],
       [{ kind: 'reversal', txHash: '0xa', currency: 'USDT' }, afterExpiry(LATE_PAYMENT_WINDOW_MS + 2)],
     ]);
     expect(state).toMatchObject({ status: 'expired', failureReason: null });
-    expect(events).toEqual(['pending→invoice.expired', 'expired→invoice.payment_detected']);
+    expect(events).toEqual(['pending→invoice.expired', 'expired→invoice.payment_after_close']);
   });
 
   test('a payment mined again after a reversal is the latest standing: tx_hash names it', () => {
@@ -214,7 +215,8 @@ describe('terminal states and repeats', () => {
     ]) {
       const out = transition(start, o, afterExpiry(10));
       expect(out.state.status).toBe(status);
-      expect(out.emitted.filter((e) => e.type !== 'invoice.payment_detected')).toEqual([]);
+      // Money after close is announced; nothing else is.
+      expect(out.emitted.filter((e) => e.type !== 'invoice.payment_after_close')).toEqual([]);
       expect(out.state.txHash).toBe('0xz');
     }
   });

@@ -55,16 +55,23 @@ async function newEvents(invoiceId: string, seen: Set<string>) {
   const changes: Change[] = [];
   let detected = 0;
   let unaccepted = 0;
+  let afterClose = 0;
   for (const row of rows.filter((r) => !seen.has(r.id))) {
     seen.add(row.id);
     const data = JSON.parse(row.body).data;
     if (row.type === 'invoice.payment_detected') detected++;
     else if (row.type === 'invoice.payment_unaccepted') unaccepted++;
+    else if (row.type === 'invoice.payment_after_close') afterClose++;
     else if (row.type !== 'invoice.created')
       changes.push({ from: data.previous_status, to: data.invoice.status });
   }
   // One transaction's events share a timestamp: compare them by the status they left, never twice the same.
-  return { changes: changes.sort((a, b) => a.from.localeCompare(b.from)), detected, unaccepted };
+  return {
+    changes: changes.sort((a, b) => a.from.localeCompare(b.from)),
+    detected,
+    unaccepted,
+    afterClose,
+  };
 }
 
 test('observe() stores what the reference model says, with exactly one event per status change', async () => {
@@ -72,7 +79,8 @@ test('observe() stores what the reference model says, with exactly one event per
     fc.asyncProperty(steps, async (sequence) => {
       clock.set(new Date(T0));
       const invoice = (await createInvoice(t.app, m)).json().data;
-      const model = new InvoiceModel(250);
+      // The tolerance above, and the default PAYDESK_DUST_PERCENT (1 %) the invoice was made with.
+      const model = new InvoiceModel(250, 100);
       const seen = new Set<string>();
       for (const step of sequence) {
         const before = model.status;
@@ -90,11 +98,21 @@ test('observe() stores what the reference model says, with exactly one event per
           paid_late: model.paidLate,
         });
         expect(money(row.amount_paid)).toBe(model.confirmedSum());
+        expect(money(row.amount_after_close)).toBe(model.afterCloseSum());
+        const payments = await t.database.db
+          .selectFrom('payments')
+          .select(['tx_hash', 'currency', 'status'])
+          .where('invoice_id', '=', invoice.id)
+          .execute();
+        expect(new Map(payments.map((p) => [`${p.tx_hash} ${p.currency}`, p.status]))).toEqual(
+          model.statuses(),
+        );
         if (!model.terminal()) expect(row.tx_hash).toBe(model.latestStanding());
         const events = await newEvents(invoice.id, seen);
         expect(events.changes).toEqual([...model.changes].sort((a, b) => a.from.localeCompare(b.from)));
         expect(events.detected).toBe(model.detected);
         expect(events.unaccepted).toBe(model.unaccepted);
+        expect(events.afterClose).toBe(model.afterClose);
       }
       // What the API shows as paid is the same sum.
       const shown = await t.app.inject({ url: `/v1/merchant/invoices/${invoice.id}`, headers: m.auth });

@@ -98,15 +98,18 @@ export async function saveInvoices(tx: Tx, rows: InvoiceRow[]): Promise<void> {
       paid_late = v.paid_late,
       failure_reason = v.failure_reason,
       amount_paid = v.amount_paid,
+      amount_after_close = v.amount_after_close,
       due_at = v.due_at,
       open_until = v.open_until,
       updated_at = v.updated_at
     from unnest(${col('id')}::text[], ${col('status')}::text[], ${col('network')}::text[],
                 ${col('pay_address')}::text[], ${col('paid_at')}::timestamptz[],
                 ${col('tx_hash')}::text[], ${col('paid_late')}::boolean[], ${col('failure_reason')}::text[],
-                ${col('amount_paid')}::numeric[], ${col('due_at')}::timestamptz[],
-                ${col('open_until')}::timestamptz[], ${col('updated_at')}::timestamptz[])
-      as v(id, status, network, pay_address, paid_at, tx_hash, paid_late, failure_reason, amount_paid, due_at, open_until, updated_at)
+                ${col('amount_paid')}::numeric[], ${col('amount_after_close')}::numeric[],
+                ${col('due_at')}::timestamptz[], ${col('open_until')}::timestamptz[],
+                ${col('updated_at')}::timestamptz[])
+      as v(id, status, network, pay_address, paid_at, tx_hash, paid_late, failure_reason, amount_paid,
+           amount_after_close, due_at, open_until, updated_at)
     where invoices.id = v.id`.execute(tx);
 }
 
@@ -124,16 +127,16 @@ export async function saveEvents(tx: Tx, events: InvoiceEvent[]): Promise<void> 
 
 /**
  * Invoices with one of the given deposit addresses in the family (an EVM address serves every EVM
- * network), that a payment still counts for (`open_until`, from lifecycle.schedule). One index probe
- * per address: the cost follows the transfers, not the number of open invoices or projects.
+ * network), open or closed: a transfer to a closed one is money after close (contract §21), and the
+ * lifecycle decides which it is. One probe of the address's unique index per address: the cost
+ * follows the transfers, not the number of invoices, open or closed, or of projects.
  */
-export async function openInvoicesAt(db: Db, family: FamilyName, addresses: string[], now: Date) {
+export async function invoicesAt(db: Db, family: FamilyName, addresses: string[]) {
   const column = family === 'evm' ? 'evm_address' : 'tron_address';
   const rows = await db
     .selectFrom('invoices')
     .select(['id', `${column} as address`, 'payment_methods'])
     .where(column, '=', (eb) => eb.fn.any(eb.val(addresses)))
-    .where('open_until', '>', now)
     .execute();
   return rows as Array<{ id: string; address: string; payment_methods: OfferedMethod[] }>;
 }
@@ -149,13 +152,21 @@ export async function oldestOpenInvoice(db: Db, family: FamilyName, now: Date): 
   return row?.oldest ?? undefined;
 }
 
-/** Payments on the network still confirming, found in blocks at or below `block`. */
+/**
+ * Payments on the network still confirming, found in blocks at or below `block`: credited ones, and
+ * dust and money after close not yet final.
+ */
 export function confirmingUpTo(db: Db, network: string, block: bigint) {
   return db
     .selectFrom('payments')
     .select(['invoice_id', 'tx_hash', 'currency', 'amount'])
     .where('network', '=', network)
-    .where('status', '=', 'pending')
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([eb('status', 'in', ['dust', 'after_close']), eb('confirmed_at', 'is', null)]),
+      ]),
+    )
     .where('block_number', '<=', block.toString())
     .orderBy('block_number')
     .execute();

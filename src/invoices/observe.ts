@@ -1,11 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { currencyDecimals } from '../money/currencies.js';
-import { formatMoney, money } from '../money/money.js';
+import { formatMoney, type Money, money } from '../money/money.js';
 import { type InvoiceEvent, newEvent } from './events.js';
 import { type RefundRecord, toInvoice } from './invoice.js';
 import type { InvoiceRow, PaymentRow } from './invoice.table.js';
 import {
+  afterCloseTotal,
   confirmedTotal,
   type Emitted,
   type InvoiceState,
@@ -13,6 +14,7 @@ import {
   type Payment,
   schedule,
   seenOrder,
+  towardsInvoice,
   transition,
 } from './lifecycle.js';
 import * as repo from './observe.repository.js';
@@ -116,6 +118,7 @@ export type StateColumns = Pick<
   | 'paid_late'
   | 'failure_reason'
   | 'underpayment_tolerance_percent'
+  | 'dust_percent'
 >;
 
 /** The lifecycle's view of an invoice row and its payment rows. */
@@ -130,6 +133,7 @@ export function stateOf(row: StateColumns, payments: readonly PaymentRow[]): Inv
     paidLate: row.paid_late,
     failureReason: row.failure_reason,
     toleranceBasisPoints: Math.round(Number(row.underpayment_tolerance_percent) * 100),
+    dustBasisPoints: Math.round(Number(row.dust_percent) * 100),
     payments: payments
       .map((p) => ({
         txHash: p.tx_hash,
@@ -182,8 +186,12 @@ class Changes {
     if (!observation) return;
     const outcome = transition(state, observation, this.ctx.now);
     if (!outcome.changed) return;
-    if (outcome.payment) {
-      const saved = toPaymentRow(entry.row, outcome.payment);
+    // The payment observed, and any other the transition changed (dust joining a payment that
+    // completes the invoice): every payment object it did not keep as it was.
+    const before = new Set(state.payments);
+    for (const payment of outcome.state.payments) {
+      if (before.has(payment)) continue;
+      const saved = toPaymentRow(entry.row, payment);
       const at = entry.payments.findIndex(
         (p) => p.tx_hash === saved.tx_hash && p.currency === saved.currency,
       );
@@ -243,20 +251,26 @@ function toRow(row: InvoiceRow, s: InvoiceState, now: Date): InvoiceRow {
     tx_hash: s.txHash,
     paid_late: s.paidLate,
     failure_reason: s.failureReason,
-    amount_paid: formatMoney(inInvoiceCurrency(confirmedTotal(s), row.rate, currencyDecimals(row.currency))),
+    amount_paid: inCurrency(row, confirmedTotal(s)),
+    amount_after_close: inCurrency(row, afterCloseTotal(s)),
     due_at: dueAt,
     open_until: openUntil,
     updated_at: now,
   };
 }
 
+/** Tokens as the invoice shows them: in its currency, at its locked rate. */
+const inCurrency = (row: InvoiceRow, tokens: Money) =>
+  formatMoney(inInvoiceCurrency(tokens, row.rate, currencyDecimals(row.currency)));
+
 /**
- * An invoice of several methods has no `network` and `pay_address` until its first accepted payment
- * shows which method the payer chose; from then on, that one's (contract §15).
+ * An invoice of several methods has no `network` and `pay_address` until its first payment towards it
+ * shows which method the payer chose; from then on, that one's (contract §15). A payment it only
+ * records (unaccepted, dust, after close) chooses nothing.
  */
 function methodInUse(row: InvoiceRow, s: InvoiceState): Pick<InvoiceRow, 'network' | 'pay_address'> {
   if (row.network !== null) return { network: row.network, pay_address: row.pay_address };
-  const first = s.payments.find((p) => p.status !== 'unaccepted');
+  const first = s.payments.find(towardsInvoice);
   const method = first && row.payment_methods.find((m) => m.network === first.network);
   return method
     ? { network: method.network, pay_address: method.pay_address }
@@ -269,6 +283,7 @@ function paymentView(p: Payment) {
     network: p.network,
     currency: p.currency,
     amount: formatMoney(p.amount),
-    confirmed: p.status === 'confirmed',
+    // Final: a confirmed payment, or money after close once buried.
+    confirmed: p.confirmedAt !== null && p.status !== 'reversed',
   };
 }

@@ -21,7 +21,14 @@ export interface IdempotencyClaim {
 export interface NewInvoice {
   invoice: Omit<
     InvoiceRow,
-    'status' | 'amount_paid' | 'amount_refunded' | 'paid_late' | 'paid_at' | 'tx_hash' | 'failure_reason'
+    | 'status'
+    | 'amount_paid'
+    | 'amount_refunded'
+    | 'amount_after_close'
+    | 'paid_late'
+    | 'paid_at'
+    | 'tx_hash'
+    | 'failure_reason'
   >;
   created: InvoiceEvent;
   /** The caller's API key: nothing is written unless it is still live (see merchants/authenticate.ts). */
@@ -90,6 +97,7 @@ function inputRow(n: NewInvoice) {
     tron_address_index: i.tron_address_index,
     payout_address: i.payout_address,
     underpayment_tolerance_percent: i.underpayment_tolerance_percent,
+    dust_percent: i.dust_percent,
     created_at: i.created_at,
     key_id: n.keyId,
     event_id: n.created.id,
@@ -118,7 +126,8 @@ const insertStatement = statement(
       order_id text, metadata jsonb, redirect_url text, cancel_url text, payment_expires_at timestamptz,
       due_at timestamptz, open_until timestamptz, pay_address text, evm_address text,
       evm_address_index bigint, tron_address text, tron_address_index bigint, payout_address text,
-      underpayment_tolerance_percent numeric, created_at timestamptz, key_id text, event_id text,
+      underpayment_tolerance_percent numeric, dust_percent numeric, created_at timestamptz, key_id text,
+      event_id text,
       event_body text, idempotency_key text, fingerprint text)
   ),
   live as (
@@ -136,11 +145,11 @@ const insertStatement = statement(
     insert into invoices (id, project_id, status, amount, currency, rate, token_amount, network, payment_methods, order_id,
                           metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until,
                           pay_address, evm_address, evm_address_index, tron_address, tron_address_index,
-                          payout_address, underpayment_tolerance_percent, created_at, updated_at)
+                          payout_address, underpayment_tolerance_percent, dust_percent, created_at, updated_at)
     select id, project_id, 'pending', amount, currency, rate, token_amount, network, payment_methods, order_id, metadata,
            redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address, evm_address,
            evm_address_index, tron_address, tron_address_index, payout_address,
-           underpayment_tolerance_percent, created_at, created_at
+           underpayment_tolerance_percent, dust_percent, created_at, created_at
     from live
     where idempotency_key is null or id in (select invoice_id from claim)
     returning *

@@ -143,6 +143,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           publicBaseUrl: app.config.publicBaseUrl,
           networks: app.config.networks,
           rates: app.rates,
+          dustPercent: app.config.dustPercent,
         },
       );
       reply.code(201).header('Location', `/v1/merchant/invoices/${invoice.id}`);

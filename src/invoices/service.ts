@@ -46,6 +46,8 @@ export interface InvoiceContext {
   networks: NetworkRegistry;
   /** Where an invoice priced in another currency gets its rate (contract §19). */
   rates: RateBook;
+  /** PAYDESK_DUST_PERCENT: kept by the invoice for its lifetime (contract §21). */
+  dustPercent: string;
 }
 
 /** Creates a pending invoice on the caller's project; currency, network and expiry come from the project. */
@@ -137,8 +139,10 @@ export async function createInvoice(
     // The payout its forwarder can send to, kept: a later change of the project's never moves it.
     payout_address: addresses.evm && forwarder ? principal.payoutAddress : null,
     underpayment_tolerance_percent: principal.tolerancePercent,
+    dust_percent: ctx.dustPercent,
     amount_paid: '0.00',
     amount_refunded: '0.00',
+    amount_after_close: '0.00',
     paid_late: false,
     failure_reason: null,
     due_at: dueAt,

@@ -6,7 +6,7 @@
 export { type ObserveContext, observe, type Reported } from './observe.js';
 export {
   confirmingUpTo,
+  invoicesAt,
   oldestOpenInvoice,
-  openInvoicesAt,
   standingAbove,
 } from './observe.repository.js';

@@ -43,9 +43,16 @@ describe('the tokens a refund is paid in', () => {
 
 describe('what is left', () => {
   test('paid less refunded, the over-payment, and how they are written', () => {
-    const invoice = { amount: '40.00', amount_paid: '45.25', amount_refunded: '5.25' };
+    const invoice = {
+      amount: '40.00',
+      amount_paid: '45.25',
+      amount_after_close: '0',
+      amount_refunded: '5.25',
+    };
     expect(formatMoney(refundable(invoice))).toBe('40.00');
     expect(formatMoney(overpaid(invoice))).toBe('5.25');
+    // Money after close is refundable on top of what was paid (contract §21).
+    expect(formatMoney(refundable({ ...invoice, amount_after_close: '2.50' }))).toBe('42.50');
     expect(formatInCurrency('10.123456', 'USDT', false)).toBe('10.123456');
     expect(formatInCurrency('1500.000000000000000000', 'JPY', true)).toBe('1500');
   });

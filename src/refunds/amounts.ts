@@ -12,9 +12,22 @@ import { parseRate, tokenAmount } from '../rates/decimal.js';
 /** The decimals a token amount is rounded up at: the token's, at most 6 (what wallets and the page show). */
 export const REFUND_TOKEN_DECIMALS = 6;
 
-/** What is left to refund: paid less refunded, never below nothing. */
-export function refundable(invoice: { amount_paid: string; amount_refunded: string }): Money {
-  return remainder(money(invoice.amount_paid), money(invoice.amount_refunded));
+/** What an invoice's refunds may add up to (contract §21): what was paid, and final money after close. */
+export type RefundBase = { amount_paid: string; amount_after_close: string };
+
+/** What is left to refund: paid and arrived after close, less refunded, never below nothing. */
+export function refundable(invoice: RefundBase & { amount_refunded: string }): Money {
+  const received = (money(invoice.amount_paid) + money(invoice.amount_after_close)) as Money;
+  return remainder(received, money(invoice.amount_refunded));
+}
+
+/**
+ * Which invoices are refunded: paid or failed ones (a pending one may still be paid), and an expired
+ * one that received money after close (contract §21).
+ */
+export function refundableStatus(invoice: RefundBase & { status: string }): boolean {
+  if (invoice.status === 'paid' || invoice.status === 'failed') return true;
+  return invoice.status === 'expired' && money(invoice.amount_after_close) > 0n;
 }
 
 /** What was paid above the invoice's amount: the over-payment a merchant may refund on its own. */

@@ -149,14 +149,33 @@ describe('a refund of a paid invoice', () => {
     expect(rule(await refund(inv.id, { amount: '12.01' }))).toEqual(['exceeds_paid']);
     expect((await refund(inv.id)).json().data.refund.amount).toBe('12.00');
   });
+
+  test('money after close is refundable on top of what was paid, from an expired invoice too', async () => {
+    const id = await paidInvoice('40.00');
+    await simulate(id, { amount: '5.00' }); // the invoice is paid: this is money after close
+    expect(await invoice(id)).toMatchObject({ status: 'paid', amount_paid: '40.00' });
+    expect(rule(await refund(id, { amount: '45.01' }))).toEqual(['exceeds_paid']);
+    expect((await refund(id)).json().data.refund.amount).toBe('45.00');
+
+    const inv = (await createInvoice(t.app, m, { amount: '10.00' })).json().data;
+    clock.advance(26 * 3600_000); // past the deadline and its 24 h late window
+    await simulate(inv.id, { amount: '3.00' });
+    expect(await invoice(inv.id)).toMatchObject({ status: 'expired', amount_paid: '0.00' });
+    expect((await invoice(inv.id)).payments).toMatchObject([{ amount: '3.00', status: 'after_close' }]);
+    expect((await refund(inv.id)).json().data.refund.amount).toBe('3.00');
+  });
 });
 
 describe('refusals', () => {
-  test('a pending invoice cannot be refunded', async () => {
+  test('a pending invoice, or an expired one that received nothing, cannot be refunded', async () => {
     const inv = (await createInvoice(t.app, m, { amount: '10.00' })).json().data;
     const res = await refund(inv.id);
     expect(rule(res)).toEqual(['not_refundable']);
     expect(res.json().error.details.errors[0]).toMatchObject({ in: 'path', field: 'invoice' });
+    clock.advance(2 * 3600_000);
+    await simulate(inv.id, { amount: '0.05', confirmed: false }); // dust, within the late window
+    expect(await invoice(inv.id)).toMatchObject({ status: 'expired' });
+    expect(rule(await refund(inv.id))).toEqual(['not_refundable']);
   });
 
   test('amounts follow the invoice grammar; unknown fields are refused', async () => {

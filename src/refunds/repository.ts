@@ -25,6 +25,7 @@ export function lockInvoice(tx: Tx, projectId: string, invoiceId: string, keyId?
       'invoices.currency',
       'invoices.rate',
       'invoices.amount_paid',
+      'invoices.amount_after_close',
       'invoices.amount_refunded',
     ])
     .where('invoices.id', '=', invoiceId)

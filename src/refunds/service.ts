@@ -7,7 +7,7 @@ import { newId } from '../ids.js';
 import { IDEMPOTENCY_RETENTION_MS, reusedKeyError } from '../invoices/idempotency.js';
 import { formatInCurrency } from '../invoices/pricing.js';
 import { formatMoney, type Money, money, parseInvoiceAmount } from '../money/money.js';
-import { refundable } from './amounts.js';
+import { refundable, refundableStatus } from './amounts.js';
 import { newClaimToken } from './claim-token.js';
 import { type Refund, toRefund } from './refund.js';
 import type { RefundRow } from './refund.table.js';
@@ -27,8 +27,6 @@ export interface RefundContext {
   now: Date;
   publicBaseUrl: string;
 }
-
-const REFUNDABLE_STATUSES = new Set(['paid', 'failed']);
 
 /**
  * Creates a refund awaiting the payer's address, and its single-use claim link (returned this once).
@@ -135,16 +133,17 @@ function refundFingerprint(invoiceId: string, input: NewRefundInput): string {
 
 /**
  * What this refund may be: only of a paid or failed invoice (a pending one may still be paid, an
- * expired one was not), and never more than is left of what was paid. Without an amount, all of it.
+ * expired one was not, unless money reached it after close), and never more than is left of what was
+ * paid and arrived after close. Without an amount, all of it.
  */
 function refundAmount(invoice: repo.LockedInvoice, given: string | undefined): Money {
-  if (!REFUNDABLE_STATUSES.has(invoice.status)) {
+  if (!refundableStatus(invoice)) {
     throw ApiError.validation([
       {
         in: 'path',
         field: 'invoice',
         rule: 'not_refundable',
-        message: `Only a paid or failed invoice can be refunded; this one is ${invoice.status}`,
+        message: `Only a paid or failed invoice, or one that received money after it closed, can be refunded; this one is ${invoice.status}`,
       },
     ]);
   }
@@ -236,6 +235,7 @@ export async function findRefund(db: Kysely<Database>, projectId: string, id: st
 /** What is left to refund of an invoice, written as its refunds' amounts are. */
 export function leftToRefund(invoice: {
   amount_paid: string;
+  amount_after_close: string;
   amount_refunded: string;
   currency: string;
   rate: unknown;

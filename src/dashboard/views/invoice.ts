@@ -78,21 +78,23 @@ function methodsSection(d: Detail, networks: NetworkRegistry): Html {
 }
 
 /**
- * Every payment seen, on whichever network and token, with its explorer link. An `unaccepted` one (a
- * token or network this invoice does not take) is listed too: it was never credited.
+ * Every payment seen, on whichever network and token, with its explorer link. Those the invoice only
+ * records are listed too, each kind with a line that says why it was not credited.
  */
 function paymentsSection(d: Detail, networks: NetworkRegistry): Html {
   if (d.payments.length === 0) {
     return html`<section class="panel" aria-labelledby="payments" tabindex="0"><h2 id="payments">Payments</h2><p class="muted">No payment yet.</p></section>`;
   }
-  const unaccepted = d.shown.payments.some((p) => p.status === 'unaccepted');
+  const has = (status: string) => d.shown.payments.some((p) => p.status === status);
   return html`<section class="panel" aria-labelledby="payments" tabindex="0"><h2 id="payments">Payments</h2>
 <table><thead><tr><th scope="col">Network</th><th scope="col">Token</th><th scope="col">Transaction</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Seen</th><th scope="col">Confirmed</th></tr></thead><tbody>${d.payments.map(
     (p, n) =>
       // toInvoice lists the payments in the same order, with the API's status names (detected, …).
       html`<tr><td>${networks.label(p.network)}</td><td>${p.currency}</td><td>${txLink(networks, p.network, p.tx_hash)}</td><td class="num">${formatMoney(money(p.amount))}</td><td>${badge(d.shown.payments[n]?.status ?? p.status)}</td><td>${time(p.seen_at)}</td><td>${time(p.confirmed_at)}</td></tr>`,
   )}</tbody></table>
-${unaccepted ? html`<p class="hint">An unaccepted payment is a token or network this invoice does not take: it is recorded but never counted towards the amount paid.</p>` : ''}
+${has('unaccepted') ? html`<p class="hint">An unaccepted payment is a token or network this invoice does not take: it is recorded but never counted towards the amount paid.</p>` : ''}
+${has('dust') ? html`<p class="hint">A dust payment is too small to count on its own (below ${formatMoney(money(d.invoice.dust_percent))} % of the amount): it is recorded, never changes the status or what the payer is asked for, and joins the payment that completes the invoice.</p>` : ''}
+${has('after_close') ? html`<p class="hint">An after_close payment reached the address once the invoice was closed: it is never counted towards the amount paid, and once confirmed it can be refunded with the rest.</p>` : ''}
 </section>`;
 }
 

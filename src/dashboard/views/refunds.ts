@@ -1,6 +1,7 @@
 import { formatMoney, type Money, money } from '../../money/money.js';
 import type { NetworkRegistry } from '../../networks/network.js';
 import { paymentRequest, walletLink } from '../../networks/payment-request.js';
+import { type RefundBase, refundableStatus } from '../../refunds/amounts.js';
 import type { RefundRow } from '../../refunds/refund.table.js';
 import { type Html, html } from '../../web/html.js';
 import { qrSvg } from '../../web/qr.js';
@@ -23,7 +24,7 @@ function cancelForm(ctx: DashboardContext, r: RefundRow, back: string): Html {
 /** The invoice page's refunds: each with its status, method and address, and the form to make one. */
 export function invoiceRefundsSection(
   ctx: DashboardContext,
-  invoice: { id: string; status: string; currency: string },
+  invoice: RefundBase & { id: string; status: string; currency: string },
   refunds: readonly RefundRow[],
   left: string,
   networks: NetworkRegistry,
@@ -34,7 +35,7 @@ export function invoiceRefundsSection(
     (r) =>
       html`<tr><td><code>${r.id}</code></td><td class="num">${formatMoney(money(r.amount))} ${r.currency}</td><td>${badge(r.status)}</td><td>${method(networks, r) ?? html`<span class="muted">Waiting for the payer</span>`}</td><td>${r.address ? html`<code>${r.address}</code>` : html`<span class="muted">—</span>`}</td><td>${r.tx_hash ? html`<code>${r.tx_hash}</code>` : html`<span class="muted">—</span>`}</td><td>${time(r.created_at)}</td><td>${owner && cancelable(r) ? cancelForm(ctx, r, back) : ''}</td></tr>`,
   );
-  const refundable = invoice.status === 'paid' || invoice.status === 'failed';
+  const refundable = refundableStatus(invoice);
   return html`<section class="panel" aria-labelledby="refunds" tabindex="0"><h2 id="refunds">Refunds</h2>
 ${
   refunds.length
