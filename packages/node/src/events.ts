@@ -1,6 +1,6 @@
 import type { Invoice, InvoiceStatus, Refund, RefundStatus } from './types.js';
 
-/** The payment an `invoice.payment_detected` or `invoice.payment_unaccepted` event is about. */
+/** The payment an `invoice.payment_detected`, `…_unaccepted` or `…_after_close` event is about. */
 export interface InvoicePayment {
   tx_hash: string;
   /** The network it was made on (`tron`, `polygon`, … or `sandbox`). */
@@ -9,6 +9,7 @@ export interface InvoicePayment {
   currency: string;
   /** Decimal string, in the token. */
   amount: string;
+  /** Final: confirmed, or (after close) buried deep enough. */
   confirmed: boolean;
 }
 
@@ -39,6 +40,16 @@ export type InvoicePaymentDetectedEvent = EventOf<
  */
 export type InvoicePaymentUnacceptedEvent = EventOf<
   'invoice.payment_unaccepted',
+  InvoiceEventData & { payment: InvoicePayment }
+>;
+/**
+ * Money reached the invoice's address after it closed (paid, failed, or expired past its 24 h late
+ * window), and is final: recorded in `payments` with status `after_close`, never credited to
+ * `amount_paid`, the status unchanged. It is yours (collected with your other deposits) and
+ * refundable: a refund may add up to `amount_paid` plus such payments. Sent once per payment.
+ */
+export type InvoicePaymentAfterCloseEvent = EventOf<
+  'invoice.payment_after_close',
   InvoiceEventData & { payment: InvoicePayment }
 >;
 /** The one to fulfil an order on. */
@@ -90,6 +101,7 @@ export type WebhookEvent =
   | InvoiceCreatedEvent
   | InvoicePaymentDetectedEvent
   | InvoicePaymentUnacceptedEvent
+  | InvoicePaymentAfterCloseEvent
   | InvoicePaidEvent
   | InvoiceExpiredEvent
   | InvoiceFailedEvent

@@ -28,6 +28,7 @@ export type {
   InvoiceFailedEvent,
   InvoicePaidEvent,
   InvoicePayment,
+  InvoicePaymentAfterCloseEvent,
   InvoicePaymentDetectedEvent,
   InvoicePaymentUnacceptedEvent,
   RefundConfirmedEvent,

@@ -11,7 +11,10 @@ export type InvoiceStatus = Invoice['status'];
  */
 export type InvoicePaymentMethod = Invoice['payment_methods'][number];
 
-/** A payment an invoice has seen, on whichever network and token; `unaccepted` ones are never credited. */
+/**
+ * A payment an invoice has seen, on whichever network and token; `unaccepted`, `dust` and `after_close`
+ * ones are never credited on their own.
+ */
 export type Payment = Invoice['payments'][number];
 
 /**

@@ -84,8 +84,8 @@ export interface Invoice {
     tx_hash: string;
     /** In the token, as a decimal string */
     amount: string;
-    /** `detected` (still confirming), `confirmed`, `reversed` (dropped by the chain) or `unaccepted` (a token or network this invoice does not accept: never credited) */
-    status: 'detected' | 'confirmed' | 'reversed' | 'unaccepted';
+    /** `detected` (still confirming), `confirmed`, `reversed` (dropped by the chain), `unaccepted` (a token or network this invoice does not accept: never credited), `dust` (below PAYDESK_DUST_PERCENT of the amount and not completing the invoice: never credited on its own, it joins the payment that completes the invoice) or `after_close` (arrived once the invoice was paid, failed, or expired past its late window: never credited, refundable once final) */
+    status: 'detected' | 'confirmed' | 'reversed' | 'unaccepted' | 'dust' | 'after_close';
     /** RFC 3339, UTC, milliseconds */
     created_at: string;
   }[];
