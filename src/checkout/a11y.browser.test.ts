@@ -20,6 +20,9 @@ beforeAll(async () => {
   tronInvoice = (await tron('25.00')).id;
   const part = await h.newInvoice(3600, { cancel_url: 'https://shop.example/cart' });
   await h.pay(part.id, { amount: '5.00' });
+  // Contract §21: a part-payment still confirming, with what is left to pay shown beside it.
+  const confirmingPart = await h.newInvoice();
+  await h.pay(confirmingPart.id, { amount: '10.00', confirmed: false });
   const back = await h.newInvoice(3600, { redirect_url: 'https://shop.example/orders/1' });
   await h.pay(back.id);
   // A branded page: the brand colour's derived text must pass axe's contrast check in both schemes.
@@ -68,6 +71,7 @@ beforeAll(async () => {
     'methods-paid': `/pay/${methodsPaid.id}`,
     branded: `/pay/${branded.id}`,
     'part-paid': `/pay/${part.id}`,
+    'part-detected': `/pay/${confirmingPart.id}`,
     'paid-return': `/pay/${back.id}`,
     'waiting-ru': `/pay/${h.ids.waiting}?lang=ru`,
     'waiting-zh': `/pay/${h.ids.waiting}?lang=zh`,
