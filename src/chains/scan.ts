@@ -32,6 +32,8 @@ export interface ScannedNetwork {
   tokens: ReadonlyMap<string, { address: string; decimals: number }>;
   /** Token contract (the same hex) → its currency and decimals: the same tokens, looked up from a log. */
   byContract: ReadonlyMap<string, { currency: Currency; decimals: number }>;
+  /** At most this many payments are written by one step (MAX_PAYMENTS_PER_STEP unless a test says). */
+  maxPaymentsPerStep?: number;
 }
 
 export interface ScanContext {
@@ -50,6 +52,16 @@ interface BlockRef {
 /** How far back block hashes are kept (and so how deep a reorganisation is followed exactly). */
 const KEEP_BLOCKS = 1024n;
 const ANCESTOR_PROBES = 64;
+
+/**
+ * A step's payments commit in one transaction, and a transaction must end within the database's
+ * statement bound (DATABASE_STATEMENT_TIMEOUT_MS, 5 s by default) or it is rolled back. A watcher back
+ * from an outage can find thousands of payments in one range (7,000 confirmed part-payments take
+ * about 4 s to write on PostgreSQL, their events most of it): were they written at once, the step
+ * would fail on every try and the watcher would never move again. So a step writes at most this many
+ * and moves its cursor only past the blocks it wrote; the next step goes on from there.
+ */
+const MAX_PAYMENTS_PER_STEP = 1000;
 
 const observing = (ctx: ScanContext): ObserveContext => ({
   now: ctx.now(),
@@ -86,15 +98,15 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
     );
     // A log of block `to` from another fork means a reorganisation mid-read: read again.
     if (logs.some((l) => l.blockNumber === to && l.blockHash !== toHash)) return true;
-    const reports = await paymentsIn(ctx, logs, buriedUpTo);
+    const step = stepOf(await paymentsIn(ctx, logs, buriedUpTo), logs, { number: to, hash: toHash }, network);
     // The same transfers, read once, may also pay refunds to payers' addresses (contract §18).
-    const refunds = await refundPaymentsIn(ctx.db, network, logs);
-    const passed = blocksPassed(logs, { number: to, hash: toHash });
-    await observe(ctx.db, reports, observing(ctx), async (tx) => {
+    const refunds = await refundPaymentsIn(ctx.db, network, step.logs);
+    const passed = blocksPassed(step.logs, step.last);
+    await observe(ctx.db, step.reports, observing(ctx), async (tx) => {
       await repo.advance(tx, network.name, passed, ctx.now());
       await recordRefundPayments(tx, refunds, buriedUpTo, ctx.now());
     });
-    cursor = { number: to, hash: toHash };
+    cursor = step.last;
   }
   await confirmBuried(ctx, min(cursor.number, buriedUpTo));
   // Old hashes are forgotten each time the cursor passes a multiple of 256: the table stays small.
@@ -134,6 +146,25 @@ async function firstBlockSince(reader: ChainReader, head: bigint, sinceMs: numbe
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * What one step writes: the range's payments, or, when they are more than one transaction may write,
+ * those of its first blocks up to the one where the limit is reached (a block is never split: its
+ * transfers commit together, so the cursor can stand on it). That block is then the step's last.
+ */
+function stepOf(reports: Reported[], logs: TransferLog[], last: BlockRef, network: ScannedNetwork) {
+  const limit = network.maxPaymentsPerStep ?? MAX_PAYMENTS_PER_STEP;
+  if (reports.length <= limit) return { reports, logs, last };
+  const blockOf = (r: Reported) => (r.observation as { block: BlockRef }).block;
+  const cut = reports.map(blockOf).sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0))[
+    limit - 1
+  ] as BlockRef;
+  return {
+    reports: reports.filter((r) => blockOf(r).number <= cut.number),
+    logs: logs.filter((l) => l.blockNumber <= cut.number),
+    last: cut,
+  };
 }
 
 /** The blocks a range passed that are worth remembering: those with transfers, and its last. */
@@ -203,7 +234,13 @@ async function confirmBuried(ctx: ScanContext, depthBlock: bigint): Promise<void
       confirmed: true,
     },
   }));
-  await observe(ctx.db, reports, observing(ctx));
+  // In bounded batches, oldest blocks first, for the reason given at MAX_PAYMENTS_PER_STEP. A
+  // confirmation is the same whichever batch carries it, so a crash between batches loses nothing:
+  // the next step finds the rest still confirming.
+  const limit = ctx.network.maxPaymentsPerStep ?? MAX_PAYMENTS_PER_STEP;
+  for (let i = 0; i < reports.length; i += limit) {
+    await observe(ctx.db, reports.slice(i, i + limit), observing(ctx));
+  }
 }
 
 /**
