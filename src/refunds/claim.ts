@@ -72,7 +72,10 @@ export async function claimRefund(
       token: method.currency,
       token_amount: formatUnits(tokens, Math.min(method.decimals, REFUND_TOKEN_DECIMALS)),
     };
-    await repo.insertEvent(tx, newEvent(row.project_id, row.invoice_id, 'refund.ready', data, ctx.now));
+    await repo.insertEvent(
+      tx,
+      newEvent(row.project_id, row.invoice_id, 'refund.ready', data, ctx.now, updated.livemode),
+    );
     return { kind: 'claimed', refund: { ...row, ...updated } };
   });
 }
