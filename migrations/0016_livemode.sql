@@ -12,7 +12,8 @@ update invoices set livemode = exists (
   where m ->> 'network' not in
     ('sandbox', 'sepolia', 'polygon-amoy', 'bsc-testnet', 'arbitrum-sepolia', 'base-sepolia', 'tron-nile')
 );
-alter table invoices alter column livemode set not null;
+-- Live unless said otherwise: a row written without it (a hand-made one) takes no test money.
+alter table invoices alter column livemode set not null, alter column livemode set default true;
 
 alter table refunds add column livemode boolean;
 update refunds set livemode = invoices.livemode from invoices where invoices.id = refunds.invoice_id;

@@ -49,7 +49,7 @@ export interface InvoiceTable {
    * Live or test (contract §21), decided from its methods when it was made (networks/livemode.ts) and
    * never changed: test money (the sandbox, a testnet) never reaches a live invoice.
    */
-  livemode: boolean;
+  livemode: ColumnType<boolean, boolean | undefined, boolean>;
   /** numeric(4,2): PAYDESK_DUST_PERCENT when the invoice was made (contract §21). */
   dust_percent: string;
   /** numeric(38,18): the sum of confirmed payments. */
