@@ -13,7 +13,8 @@ import { openDatabase } from './database.js';
  */
 let before: Awaited<ReturnType<typeof databaseBefore>>;
 let t: TestApp;
-const ADDRESS = '0x00000000000000000000000000000000000000aA';
+// An EIP-55 address (the standard's own example), as deposit addresses are written.
+const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
 beforeAll(async () => {
   before = await databaseBefore('0016');
