@@ -1,4 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -75,4 +78,38 @@ export async function adminQuery(text: string, url = TEST_DATABASE_URL) {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A database of its own migrated only up to (not including) `version`, as an instance that ran an
+ * older Paydesk left it: for migration tests, which then write rows in the old shape and start the
+ * app (which applies the rest). On PGlite a folder (a memory database dies with its handle).
+ */
+export async function databaseBefore(version: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const all = fileURLToPath(new URL('../migrations/', import.meta.url));
+  const older = await mkdtemp(path.join(tmpdir(), 'paydesk-migrations-'));
+  for (const f of await readdir(all))
+    if (/^\d{4}_/.test(f) && f < version) await copyFile(path.join(all, f), path.join(older, f));
+  let url: string;
+  let drop: () => Promise<void>;
+  if (TEST_DATABASE_URL) {
+    const name = `paydesk_b_${randomBase62(10).toLowerCase()}`;
+    await adminQuery(`create database ${name}`);
+    const u = new URL(TEST_DATABASE_URL);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    drop = () => adminQuery(`drop database if exists ${name} with (force)`);
+  } else {
+    const dir = await mkdtemp(path.join(tmpdir(), 'paydesk-before-'));
+    url = `pglite://${dir}`;
+    drop = () => rm(dir, { recursive: true, force: true });
+  }
+  const handle = await openDatabase(url, { bounds: null });
+  try {
+    await migrate(handle.db, older);
+  } finally {
+    await handle.close();
+    await rm(older, { recursive: true, force: true });
+  }
+  return { url, drop };
 }

@@ -87,6 +87,7 @@ describe('projects', () => {
       account_id: account.id,
       name: 'Shop',
       status: 'active',
+      livemode: false,
       currency: 'USDT',
       network: 'sandbox',
       payment_methods: [{ network: 'sandbox', currency: 'USDT' }],

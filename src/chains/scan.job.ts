@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Job } from '../jobs/job.js';
 import { accountHex, FAMILY } from '../networks/family.js';
+import { isTestNetwork } from '../networks/livemode.js';
 import type { Currency, Network, NetworkRegistry } from '../networks/network.js';
 import { type ScannedNetwork, scanStep } from './scan.js';
 
@@ -24,7 +25,7 @@ export async function chainScanJobs(deps: ChainJobDeps): Promise<Job[]> {
   return enabled.map((network) => {
     const ctx = {
       db: deps.db,
-      network: scanned(network),
+      network: scanned(network, deps.networks),
       reader: chainReader(network.rpcUrl as string, {
         family: FAMILY[network.family],
         headers: network.rpcHeaders,
@@ -42,7 +43,7 @@ export async function chainScanJobs(deps: ChainJobDeps): Promise<Job[]> {
 }
 
 /** Token contracts as JSON-RPC names them in every family: 20-byte lower-case hex (a T… address without its 41). */
-function scanned(network: Network): ScannedNetwork {
+function scanned(network: Network, networks: NetworkRegistry): ScannedNetwork {
   const family = FAMILY[network.family];
   const tokens = new Map(
     Object.entries(network.tokens).map(([currency, t]) => [
@@ -53,6 +54,7 @@ function scanned(network: Network): ScannedNetwork {
   return {
     name: network.name,
     family: network.family,
+    test: isTestNetwork(networks, network.name),
     confirmations: network.confirmations,
     maxBlockRange: network.maxBlockRange,
     tokens,

@@ -11,6 +11,7 @@ import {
 } from '../invoices/sources.js';
 import { fromTokenUnits, money } from '../money/money.js';
 import type { FamilyName } from '../networks/family.js';
+import { mayPay } from '../networks/livemode.js';
 import type { Currency } from '../networks/network.js';
 import {
   confirmBuriedRefunds,
@@ -26,6 +27,8 @@ export interface ScannedNetwork {
   name: string;
   /** Its deposit addresses are the invoices' addresses of this family (one per family, contract §15). */
   family: FamilyName;
+  /** A testnet (networks/livemode.ts): its transfers only ever reach test invoices (contract §21). */
+  test: boolean;
   confirmations: number;
   maxBlockRange: number;
   /** Currency → token contract (its 20-byte account id, lower-case `0x` hex) and decimals. */
@@ -191,6 +194,9 @@ async function paymentsIn(ctx: ScanContext, logs: TransferLog[], buriedUpTo: big
   for (const log of logs) {
     const invoice = byAddress.get(log.to);
     if (!invoice || !network.byContract.has(log.token)) continue;
+    // One EVM address serves every EVM network: faucet tokens on a testnet can reach a live invoice's
+    // address. They are not its money in any form (not credited, not unaccepted, not after close).
+    if (!mayPay(network, invoice)) continue;
     // Several Transfer logs of one transaction to one invoice in one token add up to one payment.
     const key = `${log.txHash} ${invoice.id} ${log.token}`;
     const seen = found.get(key);

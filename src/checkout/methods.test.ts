@@ -19,7 +19,7 @@ import { addressGroups } from './page.js';
 /** Contract §15 on the payment page: "Pay with", `?method=`, and views that name what was paid. */
 const clock = manualClock();
 let t: TestApp;
-/** USD, paid in USDT on TRON, USDC on Polygon, or either token on the sandbox. */
+/** USD, paid in USDT on TRON, USDC on Polygon or USDC on Base: live only (contract §21). */
 let mixed: Merchant;
 /** USD, both sandbox tokens: the Simulate button's choice. */
 let sandbox: Merchant;
@@ -28,6 +28,9 @@ let single: Merchant;
 const METHODS: PaymentMethod[] = [
   { network: 'tron', currency: 'USDT' },
   { network: 'polygon', currency: 'USDC' },
+  { network: 'base', currency: 'USDC' },
+];
+const SANDBOX_METHODS: PaymentMethod[] = [
   { network: 'sandbox', currency: 'USDT' },
   { network: 'sandbox', currency: 'USDC' },
 ];
@@ -40,7 +43,7 @@ beforeAll(async () => {
     tron_xpub: TRON_TEST_XPUB,
     invoice_ttl_seconds: 60,
   });
-  sandbox = await createMerchant(t.app, { currency: 'USD', payment_methods: METHODS.slice(2) });
+  sandbox = await createMerchant(t.app, { currency: 'USD', payment_methods: SANDBOX_METHODS });
   single = await createMerchant(t.app);
 });
 afterAll(() => t.close());
@@ -99,8 +102,7 @@ describe('"Pay with": one radio per method, in a form that needs no script', () 
     expect(radios(body).map((r) => r.label)).toEqual([
       'USDT on TRON',
       'USDC on Polygon',
-      'USDT on Sandbox',
-      'USDC on Sandbox',
+      'USDC on Base',
     ]);
     // A GET form to the page itself: the choice becomes ?method=…&lang=… with or without the script.
     expect(body).toContain(`<form class="methods" method="get" action="${inv.id}" data-methods>`);
@@ -232,12 +234,12 @@ describe('each view names the token and network actually used', () => {
     const inv = await newInvoice(mixed);
     await report(inv.id, { network: 'tron', currency: 'USDT', amount: '10.00' });
     clock.advance(1000); // payments are listed in the order they were seen
-    await report(inv.id, { network: 'sandbox', currency: 'USDC', amount: '5.00' });
+    await report(inv.id, { network: 'base', currency: 'USDC', amount: '5.00' });
     const body = await page(inv.id);
     expect(stateOf(body)).toBe('waiting');
     expect(body).toContain('<p class="summary-label">Remaining to pay · 10.00 USD</p>');
     expect(body).toContain(
-      'Invoice total 25.00 USD, of which 10.00 USDT on TRON, 5.00 USDC on Sandbox received',
+      'Invoice total 25.00 USD, of which 10.00 USDT on TRON, 5.00 USDC on Base received',
     );
     expect(radios(body).find((r) => r.checked)?.value).toBe('tron:USDT');
     // The rest may be sent another way.
@@ -328,6 +330,8 @@ describe('"Simulate payment" pays in the chosen sandbox token', () => {
     const chain = await newInvoice(mixed);
     expect(await page(chain.id, '?method=polygon:USDC')).not.toContain('Simulate payment');
     expect((await submit(`/pay/${chain.id}/simulate?method=polygon:USDC`)).statusCode).toBe(404);
-    expect(await page(chain.id, '?method=sandbox:USDT')).toContain('Simulate payment');
+    // A live invoice has no sandbox method to choose, and so no button (contract §21).
+    expect(await page(chain.id, '?method=sandbox:USDT')).not.toContain('Simulate payment');
+    expect((await submit(`/pay/${chain.id}/simulate?method=sandbox:USDT`)).statusCode).toBe(404);
   });
 });

@@ -85,7 +85,7 @@ export const refundClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const tr = translator(languageOf(request));
       const root = refundRoot(request.url);
-      const refund = await loadClaim(app.db, request.params.token);
+      const refund = await loadClaim(app.db, app.config.networks, request.params.token);
       // A canceled refund's link opens nothing, like an unknown one.
       if (!refund || refund.status === 'canceled')
         return sendHtml(reply, 404, tr.lang, claimNotFoundPage(root, tr));
@@ -116,7 +116,7 @@ export const refundClaimRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.redirect(`${token}?lang=${tr.lang}`, 303);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
-        const refund = await loadClaim(app.db, token);
+        const refund = await loadClaim(app.db, app.config.networks, token);
         if (!refund) return sendHtml(reply, 404, tr.lang, claimNotFoundPage(root, tr));
         const errors = (err.details.errors ?? []) as Array<{
           in: 'body';

@@ -22,6 +22,7 @@ const findStatement = statement('checkout_find', (p: Placeholders<{ id: string }
       'i.payment_methods',
       'i.underpayment_tolerance_percent',
       'i.dust_percent',
+      'i.livemode',
       'i.payment_expires_at',
       'i.paid_at',
       'i.tx_hash',

@@ -13,6 +13,7 @@ import {
 } from '../invoices/lifecycle.js';
 import { stateOf } from '../invoices/observe.js';
 import type { Money } from '../money/money.js';
+import { isTestNetwork, mayPay } from '../networks/livemode.js';
 import { type NetworkRegistry, SANDBOX } from '../networks/network.js';
 import { carriesAmount, paymentRequest, walletLink } from '../networks/payment-request.js';
 import { simulatePayment } from '../sandbox/service.js';
@@ -92,7 +93,10 @@ export async function loadCheckout(
   const state = viewOf(invoice);
   const status = toPublicStatus(row, invoice);
   const due = outstanding(invoice);
-  const methods = row.payment_methods;
+  // A live invoice made before contract §21 may list a test method: never offered, test money cannot pay it.
+  const methods = row.payment_methods.filter((m) =>
+    mayPay({ test: isTestNetwork(networks, m.network) }, row),
+  );
   const { method, chosen } = pickMethod(methods, invoice, wanted);
   const target = {
     network: method.network,
@@ -138,14 +142,17 @@ export async function loadCheckout(
   };
 }
 
-/** Only sandbox invoices still waiting for a payment can be paid from the page. */
+/** Only test invoices (livemode false) on the sandbox, still waiting for a payment, are paid from the page. */
 export function canSimulate(c: Checkout): boolean {
-  return c.method.network === SANDBOX && c.state === 'waiting';
+  return simulable(c) && c.state === 'waiting';
 }
+
+const simulable = (c: Checkout) => !c.row.livemode && c.method.network === SANDBOX;
 
 /**
  * The page's "Simulate payment" button: the admin simulator's path (contract §11), with its defaults
- * (the amount still due, confirmed). Off the sandbox the action does not exist (NOT_FOUND); on an
+ * (the amount still due, confirmed). Off the sandbox or on a live invoice the action does not exist
+ * (NOT_FOUND); on an
  * invoice no longer waiting it does nothing, so a double submit just shows the current state.
  */
 export async function simulateFromPage(
@@ -157,7 +164,8 @@ export async function simulateFromPage(
   chosen?: string,
 ): Promise<void> {
   const checkout = await loadCheckout(db, networks, id, now, chosen);
-  if (checkout.method.network !== SANDBOX) throw ApiError.notFound('No such action for this invoice');
+  // A live invoice has no such action at all (contract §21): the same 404 as an invoice off the sandbox.
+  if (!simulable(checkout)) throw ApiError.notFound('No such action for this invoice');
   if (!canSimulate(checkout)) return;
   await simulatePayment(db, id, { currency: checkout.method.currency }, { now, publicBaseUrl });
 }

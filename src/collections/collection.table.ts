@@ -7,6 +7,8 @@ export interface CollectionTable {
   id: string;
   project_id: string;
   network: string;
+  /** False on a test network (contract §21): networks/livemode.ts, kept from when it was made. */
+  livemode: boolean;
   /** Where its forwarders send: the payout their addresses were computed with. */
   payout_address: string;
   status: CollectionStatus;

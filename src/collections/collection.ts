@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
 import { formatMoney, money } from '../money/money.js';
+import { LivemodeSchema } from '../networks/livemode.js';
 import type { CollectionRow, CollectionStatus } from './collection.table.js';
 
 /** The NOTIFY channel that wakes a network's collector ("Collect now" on any instance). */
@@ -17,6 +18,7 @@ export const CollectionSchema = Type.Object(
     id: Type.String({ examples: ['col_4gT8qLz2NwX7bVc9Rm3Kp5Yd'] }),
     project_id: Type.String(),
     network: Type.String({ examples: ['polygon'] }),
+    livemode: LivemodeSchema,
     status: StringEnum(COLLECTION_STATUSES, {
       description:
         '`pending` until its transaction is confirmed (it may be waiting to be sent, for gas, or for confirmations), then `confirmed`; `failed` when its transaction reverted or was replaced: its deposits are then collected by a later collection',
@@ -45,6 +47,7 @@ export function toCollection(row: CollectionRow, contents: Contents) {
     id: row.id,
     project_id: row.project_id,
     network: row.network,
+    livemode: row.livemode,
     status: row.status,
     tx_hash: row.tx_hash,
     deposits: contents.deposits,

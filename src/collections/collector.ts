@@ -5,7 +5,9 @@ import type { Database } from '../db/schema.js';
 import { FACTORY_ADDRESS, forwarderAddress } from '../forwarders/address.js';
 import { invoiceSalt } from '../forwarders/salt.js';
 import { newId } from '../ids.js';
+import { eventBody } from '../invoices/events.js';
 import { money } from '../money/money.js';
+import { isTestChain } from '../networks/livemode.js';
 import type { Network } from '../networks/network.js';
 import { type CollectorChain, SendError } from './chain.js';
 import { gather, toCollection } from './collection.js';
@@ -95,12 +97,11 @@ async function startDue(ctx: CollectorContext): Promise<void> {
   const min = money(ctx.minUsd);
   // A deposit whose token refused to move it is tried again by itself a day later, not every round.
   const failedBefore = new Date(now.getTime() - MAX_DEPOSIT_AGE_MS);
+  const network = { name: ctx.network.name, livemode: !isTestChain(ctx.network) };
   for (const p of await repo.collectableProjects(ctx.db, ctx.network.name, failedBefore)) {
     const due = money(p.total) >= min || now.getTime() - p.oldest.getTime() >= MAX_DEPOSIT_AGE_MS;
     if (!due) continue;
-    await ctx.db
-      .transaction()
-      .execute((tx) => takeAll(tx, p.project_id, ctx.network.name, now, failedBefore));
+    await ctx.db.transaction().execute((tx) => takeAll(tx, p.project_id, network, now, failedBefore));
   }
 }
 
@@ -259,12 +260,8 @@ async function finish(
     const contents = gather(await repo.contentsOf(tx, [c.id])).get(c.id) ?? { deposits: 0, amounts: {} };
     const id = newId('evt');
     const type = status === 'confirmed' ? 'collection.confirmed' : 'collection.failed';
-    const body = JSON.stringify({
-      id,
-      type,
-      created_at: now.toISOString(),
-      data: { collection: toCollection(row, contents) },
-    });
+    const data = { collection: toCollection(row, contents) };
+    const body = eventBody({ id, type, createdAt: now, livemode: row.livemode, data });
     await repo.saveCollectionEvent(tx, { id, projectId: c.project_id, type, body, at: now });
   });
   ctx.log.info({ collection: c.id, network: c.network, status }, `collection ${status}`);

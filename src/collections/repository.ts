@@ -60,6 +60,7 @@ export async function takeDeposits(
     id: string;
     projectId: string;
     network: string;
+    livemode: boolean;
     now: Date;
     limit: number;
     /** Leave out deposits whose sweep failed after this (automatic collections); all by default. */
@@ -81,6 +82,7 @@ export async function takeDeposits(
       id: c.id,
       project_id: c.projectId,
       network: c.network,
+      livemode: c.livemode,
       payout_address: payout,
       status: 'pending',
       nonce: null,

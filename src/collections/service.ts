@@ -6,6 +6,7 @@ import { ApiError, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import * as merchants from '../merchants/repository.js';
 import { formatMoney, money } from '../money/money.js';
+import { isTestNetwork } from '../networks/livemode.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import { rpcVariable } from '../networks/rpc-settings.js';
 import { type Collection, collectChannel, gather, toCollection } from './collection.js';
@@ -48,7 +49,8 @@ export async function collectNow(
         ),
       ]);
     }
-    const rows = await takeAll(tx, projectId, network, change.now);
+    const livemode = !isTestNetwork(settings.networks, network);
+    const rows = await takeAll(tx, projectId, { name: network, livemode }, change.now);
     if (rows.length === 0) {
       throw ApiError.validation([
         field(
@@ -77,7 +79,7 @@ export async function collectNow(
 export async function takeAll(
   tx: Parameters<typeof repo.takeDeposits>[0],
   projectId: string,
-  network: string,
+  network: { name: string; livemode: boolean },
   now: Date,
   failedBefore?: Date,
 ): Promise<CollectionRow[]> {
@@ -86,7 +88,8 @@ export async function takeAll(
     const c = await repo.takeDeposits(tx, {
       id: newId('col'),
       projectId,
-      network,
+      network: network.name,
+      livemode: network.livemode,
       now,
       limit: MAX_DEPOSITS,
       failedBefore,

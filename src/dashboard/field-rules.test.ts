@@ -191,6 +191,31 @@ const CASES: Case[] = [
     { payment_methods: 'polygon:USDT', payout_address: `0x${'0'.repeat(40)}` },
     ['zero_address'],
   ),
+  // Contract §21: live and test never mix, the sandbox or a testnet beside a live network.
+  payment(
+    'the sandbox beside a live network',
+    {
+      payment_methods: [
+        { network: 'tron', currency: 'USDT' },
+        { network: 'sandbox', currency: 'USDT' },
+      ],
+      tron_xpub: TRON_TEST_XPUB,
+    },
+    { payment_methods: ['tron:USDT', 'sandbox:USDT'], tron_xpub: TRON_TEST_XPUB },
+    ['mixed_environments'],
+  ),
+  payment(
+    'a testnet beside its mainnet',
+    {
+      payment_methods: [
+        { network: 'tron', currency: 'USDT' },
+        { network: 'tron-nile', currency: 'USDT' },
+      ],
+      tron_xpub: TRON_TEST_XPUB,
+    },
+    { payment_methods: ['tron:USDT', 'tron-nile:USDT'], tron_xpub: TRON_TEST_XPUB },
+    ['mixed_environments'],
+  ),
   payment(
     'a payout address for a project without an EVM method',
     { payout_address: '0x52908400098527886E0F7030069857D2E4169EE7' },

@@ -260,3 +260,33 @@ describe('Preview addresses', () => {
     expect(bad.body).toMatch(/data-rule="format"/);
   });
 });
+
+describe('a project saved before live and test were kept apart (contract §21)', () => {
+  test('Settings says its new invoices offer only the live methods; saving the mix again is refused', async () => {
+    const { m, owner } = await merchantWithOwner(t.app, 'mixed@shop.example');
+    const methods = [
+      { network: 'tron', currency: 'USDT' },
+      { network: 'sandbox', currency: 'USDT' },
+    ];
+    await admin(t.app, 'PATCH', `/v1/admin/projects/${m.projectId}`, {
+      payment_methods: [methods[0]],
+      tron_xpub: TRON_TEST_XPUB,
+    });
+    // What such a project holds: the rule refuses to save it now.
+    await t.database.db
+      .updateTable('projects')
+      .set({ payment_methods: JSON.stringify(methods) })
+      .where('id', '=', m.projectId)
+      .execute();
+    const page = await owner.get('/dashboard/settings');
+    expect(page.body).toContain('data-notice="mixed_environments"');
+    expect(page.body).toMatch(/live methods \(TRON\) and test methods \(Sandbox\)/);
+    const refused = await save(owner, {});
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('data-rule="mixed_environments"');
+    const fixed = await save(owner, { payment_methods: ['tron:USDT'] });
+    expect(fixed.statusCode).toBe(303);
+    expect((await owner.get('/dashboard/settings')).body).not.toContain('data-notice="mixed_environments"');
+    expect(await project(m)).toMatchObject({ livemode: true, payment_methods: [methods[0]] });
+  });
+});

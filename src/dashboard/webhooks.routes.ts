@@ -132,7 +132,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (e, by) => webhooks.setEndpointStatus(app.db, e.id, 'active', by),
     'enabled',
   );
-  endpointAction('/webhooks/:id/test', (e, by) => webhooks.sendTestEvent(app.db, e, by), 'test');
+  endpointAction(
+    '/webhooks/:id/test',
+    (e, by) => webhooks.sendTestEvent(app.db, app.config.networks, e, by),
+    'test',
+  );
 
   app.post(
     '/webhooks/:id/roll',

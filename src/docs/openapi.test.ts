@@ -422,11 +422,12 @@ describe('real responses match the document', () => {
   });
 
   test('payment methods: a project of several, its invoices before and after payments in two tokens', async () => {
+    // All test networks (contract §21): the sandbox simulates its payments.
     const methods = [
       { network: 'sandbox', currency: 'USDT' },
       { network: 'sandbox', currency: 'USDC' },
-      { network: 'tron', currency: 'USDT' },
-      { network: 'polygon', currency: 'USDC' },
+      { network: 'tron-nile', currency: 'USDT' },
+      { network: 'polygon-amoy', currency: 'USDC' },
     ];
     const body = {
       account_id: m.accountId,
@@ -444,7 +445,7 @@ describe('real responses match the document', () => {
       underpayment_tolerance_percent: 1.5,
     });
     const params = { id: project.id };
-    const change = { payment_methods: [...methods, { network: 'base', currency: 'USDC' }] };
+    const change = { payment_methods: [...methods, { network: 'base-sepolia', currency: 'USDC' }] };
     await call(t.app, 'adminUpdateProject', 200, { auth: adminAuth, params, body: change });
     for (const bad of [
       { payment_methods: [{ network: 'tron', currency: 'USDC' }] },
@@ -462,9 +463,12 @@ describe('real responses match the document', () => {
     expect(invoice.payment_methods).toHaveLength(5);
     const onTron = await call(t.app, 'createInvoice', 201, {
       auth,
-      body: { amount: '1.00', network: 'tron' },
+      body: { amount: '1.00', network: 'tron-nile' },
     });
-    expect(onTron.json().data).toMatchObject({ network: 'tron', payment_methods: [{ network: 'tron' }] });
+    expect(onTron.json().data).toMatchObject({
+      network: 'tron-nile',
+      payment_methods: [{ network: 'tron-nile' }],
+    });
     await call(t.app, 'createInvoice', 422, { auth, body: { amount: '1.00', network: 'ethereum' } });
 
     const pay = { auth: adminAuth, params: { id: invoice.id } };

@@ -27,7 +27,7 @@ export interface InvoiceEvent {
   projectId: string;
   invoiceId: string;
   type: EventType;
-  /** The exact JSON text every webhook attempt sends: `{ id, type, created_at, data }` (contract §10). */
+  /** The exact JSON text every webhook attempt sends: `{ id, type, created_at, livemode, data }` (contract §10, §21). */
   body: string;
   createdAt: Date;
 }
@@ -38,8 +38,30 @@ export function newEvent(
   type: EventType,
   data: Record<string, unknown>,
   createdAt: Date,
+  livemode: boolean,
 ): InvoiceEvent {
   const id = newId('evt');
-  const body = JSON.stringify({ id, type, created_at: createdAt.toISOString(), data });
+  const body = eventBody({ id, type, createdAt, livemode, data });
   return { id, projectId, invoiceId, type, body, createdAt };
+}
+
+/**
+ * The one shape of every event body, invoices', refunds', collections' and test events alike:
+ * `{ id, type, created_at, livemode, data }`. `livemode` is the object's own (contract §21), so a
+ * receiver can drop test events before it reads `data`, as with Stripe's.
+ */
+export function eventBody(e: {
+  id: string;
+  type: string;
+  createdAt: Date;
+  livemode: boolean;
+  data: Record<string, unknown>;
+}): string {
+  return JSON.stringify({
+    id: e.id,
+    type: e.type,
+    created_at: e.createdAt.toISOString(),
+    livemode: e.livemode,
+    data: e.data,
+  });
 }

@@ -45,6 +45,11 @@ export interface InvoiceTable {
   payout_address: string | null;
   /** numeric(4,2): the project's tolerance when the invoice was made (contract §15). */
   underpayment_tolerance_percent: string;
+  /**
+   * Live or test (contract §21), decided from its methods when it was made (networks/livemode.ts) and
+   * never changed: test money (the sandbox, a testnet) never reaches a live invoice.
+   */
+  livemode: ColumnType<boolean, boolean | undefined, boolean>;
   /** numeric(4,2): PAYDESK_DUST_PERCENT when the invoice was made (contract §21). */
   dust_percent: string;
   /** numeric(38,18): the sum of confirmed payments. */

@@ -12,6 +12,7 @@ import {
   sum,
   ZERO,
 } from '../money/money.js';
+import { LivemodeSchema } from '../networks/livemode.js';
 import type { InvoiceRow } from './invoice.table.js';
 import { formatInCurrency } from './pricing.js';
 import { INVOICE_STATUSES, type PaymentStatus } from './status.js';
@@ -123,6 +124,7 @@ export const InvoiceSchema = Type.Object(
     id: Type.String({ examples: ['inv_4gT8qLz2NwX7bVc9Rm3Kp5Yd'] }),
     project_id: Type.String(),
     status: StringEnum(INVOICE_STATUSES),
+    livemode: LivemodeSchema,
     amount: Type.String({
       description:
         "Decimal string with the currency's decimals: two, none for currencies without a minor unit (JPY)",
@@ -216,6 +218,7 @@ export function toInvoice(
     id: row.id,
     project_id: row.project_id,
     status: row.status,
+    livemode: row.livemode,
     amount: formatAmount(money(row.amount), row.currency),
     currency: row.currency,
     rate: row.rate,

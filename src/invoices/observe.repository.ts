@@ -135,10 +135,10 @@ export async function invoicesAt(db: Db, family: FamilyName, addresses: string[]
   const column = family === 'evm' ? 'evm_address' : 'tron_address';
   const rows = await db
     .selectFrom('invoices')
-    .select(['id', `${column} as address`, 'payment_methods'])
+    .select(['id', `${column} as address`, 'payment_methods', 'livemode'])
     .where(column, '=', (eb) => eb.fn.any(eb.val(addresses)))
     .execute();
-  return rows as Array<{ id: string; address: string; payment_methods: OfferedMethod[] }>;
+  return rows as Array<{ id: string; address: string; payment_methods: OfferedMethod[]; livemode: boolean }>;
 }
 
 /** When the oldest invoice that a payment in the family still counts for was created. */

@@ -221,7 +221,7 @@ class Changes {
       previous_status: e.previousStatus,
     };
     if (e.payment) data.payment = paymentView(e.payment);
-    return newEvent(row.project_id, row.id, e.type, data, this.ctx.now);
+    return newEvent(row.project_id, row.id, e.type, data, this.ctx.now, row.livemode);
   }
 }
 

@@ -98,6 +98,7 @@ function inputRow(n: NewInvoice) {
     payout_address: i.payout_address,
     underpayment_tolerance_percent: i.underpayment_tolerance_percent,
     dust_percent: i.dust_percent,
+    livemode: i.livemode,
     created_at: i.created_at,
     key_id: n.keyId,
     event_id: n.created.id,
@@ -126,7 +127,8 @@ const insertStatement = statement(
       order_id text, metadata jsonb, redirect_url text, cancel_url text, payment_expires_at timestamptz,
       due_at timestamptz, open_until timestamptz, pay_address text, evm_address text,
       evm_address_index bigint, tron_address text, tron_address_index bigint, payout_address text,
-      underpayment_tolerance_percent numeric, dust_percent numeric, created_at timestamptz, key_id text,
+      underpayment_tolerance_percent numeric, dust_percent numeric, livemode boolean, created_at timestamptz,
+      key_id text,
       event_id text,
       event_body text, idempotency_key text, fingerprint text)
   ),
@@ -145,11 +147,12 @@ const insertStatement = statement(
     insert into invoices (id, project_id, status, amount, currency, rate, token_amount, network, payment_methods, order_id,
                           metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until,
                           pay_address, evm_address, evm_address_index, tron_address, tron_address_index,
-                          payout_address, underpayment_tolerance_percent, dust_percent, created_at, updated_at)
+                          payout_address, underpayment_tolerance_percent, dust_percent, livemode, created_at,
+                          updated_at)
     select id, project_id, 'pending', amount, currency, rate, token_amount, network, payment_methods, order_id, metadata,
            redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address, evm_address,
            evm_address_index, tron_address, tron_address_index, payout_address,
-           underpayment_tolerance_percent, dust_percent, created_at, created_at
+           underpayment_tolerance_percent, dust_percent, livemode, created_at, created_at
     from live
     where idempotency_key is null or id in (select invoice_id from claim)
     returning *

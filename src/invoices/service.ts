@@ -9,6 +9,7 @@ import type { Principal } from '../merchants/authenticate.js';
 import { isFiat } from '../money/currencies.js';
 import { formatMoney, parseInvoiceAmount } from '../money/money.js';
 import { type DepositAddress, newDepositAddresses } from '../networks/deposit-address.js';
+import { livemodeOf, offeredNow } from '../networks/livemode.js';
 import { type AddressKind, addressKind, type PaymentMethod, tokenDecimals } from '../networks/methods.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import type { RateBook } from '../rates/book.js';
@@ -62,7 +63,7 @@ export async function createInvoice(
   if (!amount.ok) {
     throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
   }
-  const methods = offeredMethods(principal, input.network ?? undefined).map((m) => {
+  const methods = offeredMethods(ctx.networks, principal, input.network ?? undefined).map((m) => {
     const decimals = tokenDecimals(ctx.networks, m);
     // Methods are checked against the registry when set; a network since removed cannot be offered.
     if (decimals === undefined) throw new Error(`${m.currency} on ${m.network} is no longer configured`);
@@ -139,6 +140,8 @@ export async function createInvoice(
     // The payout its forwarder can send to, kept: a later change of the project's never moves it.
     payout_address: addresses.evm && forwarder ? principal.payoutAddress : null,
     underpayment_tolerance_percent: principal.tolerancePercent,
+    // Decided once, from what it offers: live or test for its lifetime (contract §21).
+    livemode: livemodeOf(ctx.networks, offered),
     dust_percent: ctx.dustPercent,
     amount_paid: '0.00',
     amount_refunded: '0.00',
@@ -156,6 +159,7 @@ export async function createInvoice(
     'invoice.created',
     { invoice: toInvoice(invoice, ctx.publicBaseUrl, [], []), previous_status: null },
     ctx.now,
+    invoice.livemode,
   );
   // Nothing written means the API key was not live in the statement's snapshot, or the idempotency
   // key was taken. confirm() answers the first with its auth error; the second replays. A second try
@@ -185,12 +189,20 @@ async function replayOf(
   return { invoice: replayed, replayed: true };
 }
 
-/** The project's methods, or only those of the network the request names (VALIDATION_ERROR if none). */
-function offeredMethods(principal: Principal, network: string | undefined): readonly PaymentMethod[] {
-  if (network === undefined) return principal.methods;
-  const methods = principal.methods.filter((m) => m.network === network);
+/**
+ * The project's methods, or only those of the network the request names (VALIDATION_ERROR if none).
+ * A project that still mixes live and test methods (saved before contract §21) offers its live ones.
+ */
+function offeredMethods(
+  networks: NetworkRegistry,
+  principal: Principal,
+  network: string | undefined,
+): readonly PaymentMethod[] {
+  const all = offeredNow(networks, principal.methods);
+  if (network === undefined) return all;
+  const methods = all.filter((m) => m.network === network);
   if (methods.length > 0) return methods;
-  const accepted = [...new Set(principal.methods.map((m) => m.network))].join(', ');
+  const accepted = [...new Set(all.map((m) => m.network))].join(', ');
   throw ApiError.validation([
     {
       in: 'body',

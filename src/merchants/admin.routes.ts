@@ -119,7 +119,7 @@ export const merchantAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         byOperator(app.clock()),
       );
       reply.code(201);
-      return ok(request, 'Project created', toProject(project));
+      return ok(request, 'Project created', toProject(project, app.config.networks));
     },
   );
 
@@ -143,7 +143,7 @@ export const merchantAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.body,
         byOperator(app.clock()),
       );
-      return ok(request, 'Project updated', toProject(project));
+      return ok(request, 'Project updated', toProject(project, app.config.networks));
     },
   );
 

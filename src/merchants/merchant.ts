@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
+import { LivemodeSchema, livemodeOf } from '../networks/livemode.js';
+import type { NetworkRegistry } from '../networks/network.js';
 import type { AccountRow, ApiKeyRow, ProjectRow } from './merchant.table.js';
 
 /** What the API says about accounts, projects and keys; the mappers below are the only way to it. */
@@ -23,6 +25,7 @@ export const ProjectSchema = Type.Object(
     account_id: Type.String(),
     name: Type.String(),
     status: ActiveStatusSchema,
+    livemode: LivemodeSchema,
     currency: Type.String({ description: 'The invoice currency: USD, USDT or USDC', examples: ['USDT'] }),
     network: Type.String({ description: "The first payment method's network", examples: ['sandbox'] }),
     payment_methods: Type.Array(
@@ -69,12 +72,14 @@ export function toAccount(row: AccountRow) {
   return { id: row.id, name: row.name, status: row.status, created_at: row.created_at.toISOString() };
 }
 
-export function toProject(row: ProjectRow) {
+/** `networks` say which methods are test (contract §21): a project is live when any method is. */
+export function toProject(row: ProjectRow, networks: NetworkRegistry) {
   return {
     id: row.id,
     account_id: row.account_id,
     name: row.name,
     status: row.status,
+    livemode: livemodeOf(networks, row.payment_methods),
     currency: row.currency,
     network: row.network,
     payment_methods: row.payment_methods.map(({ network, currency }) => ({ network, currency })),

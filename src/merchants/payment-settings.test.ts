@@ -195,7 +195,7 @@ describe('the rules, against a reference', () => {
     currency: fc.constantFrom(...CURRENCIES),
   });
 
-  test('settings pass exactly when every method is distinct, offered, payable and has its family’s key', () => {
+  test('settings pass exactly when every method is distinct, offered, payable, has its family’s key, and all are live or all test', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...INVOICE_CURRENCIES),
@@ -212,7 +212,10 @@ describe('the rules, against a reference', () => {
               (m) => tokenDecimals(networks, m) !== undefined && payableIn(currency, m.currency),
             ) &&
             withEvm === families.has('evm') &&
-            withTron === families.has('tron');
+            withTron === families.has('tron') &&
+            // Live and test never mix (contract §21): the sandbox and testnets are test.
+            new Set(methods.map((m) => m.network === 'sandbox' || networks.get(m.network)?.testnet)).size ===
+              1;
           const errors = paymentSettingsErrors(networks, {
             currency,
             priced: new Set(['EUR']),

@@ -51,7 +51,7 @@ export const merchantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.principal.projectId,
         request.principal.keyId,
       );
-      const { account_id: _, ...publicProject } = toProject(project);
+      const { account_id: _, ...publicProject } = toProject(project, app.config.networks);
       return ok(request, 'API key is valid', { project: publicProject, api_key: toApiKey(apiKey) });
     },
   );

@@ -208,7 +208,12 @@ function paymentSettings(catalog: Catalog, current: ProjectRow | undefined, inpu
       evmXpub: evm.xpub,
       tronXpub: tron.xpub,
       payoutAddress: payout.address,
-      given: { evm: evm.given, tron: tron.given, payout: payout.given },
+      given: {
+        evm: evm.given,
+        tron: tron.given,
+        payout: payout.given,
+        methods: current === undefined || input.payment_methods !== undefined || input.network !== undefined,
+      },
     }),
   );
   if (problems.length > 0) {

@@ -2,6 +2,7 @@ import type { FieldError } from '../http/errors.js';
 import { isFiat } from '../money/currencies.js';
 import { checksumAddress, isAddress } from './evm-address.js';
 import { FAMILY, type FamilyName } from './family.js';
+import { mixedEnvironmentsError } from './livemode.js';
 import { CURRENCIES, type Currency, INVOICE_CURRENCIES, type NetworkRegistry, SANDBOX } from './network.js';
 import { unknownNetwork } from './settings.js';
 import { parseXpub } from './xpub.js';
@@ -81,8 +82,12 @@ export interface PaymentSettings {
   tronXpub: string | null;
   /** Where EVM deposits are collected to (contract §16): EVM methods then need no evm_xpub. */
   payoutAddress?: string | null;
-  /** Which keys this change sends: a stored key no method uses is kept, one sent for none is refused. */
-  given?: { evm: boolean; tron: boolean; payout?: boolean };
+  /**
+   * Which keys this change sends: a stored key no method uses is kept, one sent for none is refused.
+   * `methods`: whether it sends the methods (default true); a project saved before contract §21 that
+   * mixes live and test keeps its other settings editable until its methods are saved again.
+   */
+  given?: { evm: boolean; tron: boolean; payout?: boolean; methods?: boolean };
 }
 
 const error = (field: string, rule: string, message: string): FieldError => ({
@@ -142,6 +147,8 @@ export function paymentSettingsErrors(networks: NetworkRegistry, s: PaymentSetti
   // A method on an unknown network says so; whether a key is needed waits until the network is known.
   if (s.methods.some((m) => addressKind(networks, m.network) === undefined)) return problems;
   const given = s.given ?? { evm: true, tron: true };
+  const mixed = given.methods === false ? undefined : mixedEnvironmentsError(networks, s.methods);
+  if (mixed) problems.push(mixed);
   const payout = s.payoutAddress ?? null;
   problems.push(...payoutErrors(kinds.has('evm'), payout, given.payout ?? true));
   // With a payout address, EVM deposit addresses are forwarders: the xpub is optional.

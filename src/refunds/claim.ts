@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors.js';
 import { newEvent } from '../invoices/events.js';
 import type { OfferedMethod } from '../invoices/invoice.table.js';
 import { formatMoney, formatUnits, money } from '../money/money.js';
+import { isTestNetwork, mayPay } from '../networks/livemode.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import { type AddressFamily, checkRefundAddress } from './address.js';
 import { REFUND_TOKEN_DECIMALS, refundTokens } from './amounts.js';
@@ -14,9 +15,23 @@ import * as repo from './repository.js';
 export type ClaimView = repo.ClaimRow;
 
 /** The refund a claim link opens, whatever its status; undefined for a link that opens none. */
-export async function loadClaim(db: Kysely<Database>, token: string): Promise<ClaimView | undefined> {
+export async function loadClaim(
+  db: Kysely<Database>,
+  networks: NetworkRegistry,
+  token: string,
+): Promise<ClaimView | undefined> {
   if (!looksLikeClaimToken(token)) return undefined;
-  return repo.findByClaim(db, hashClaimToken(token));
+  const row = await repo.findByClaim(db, hashClaimToken(token));
+  return row && { ...row, payment_methods: refundMethods(networks, row) };
+}
+
+/**
+ * The ways a refund may be received: its invoice's methods, but a live refund never on a test network
+ * (contract §21), where a "sent" refund would be faucet tokens (an invoice made before the rule may
+ * list one).
+ */
+function refundMethods(networks: NetworkRegistry, row: repo.ClaimRow): OfferedMethod[] {
+  return row.payment_methods.filter((m) => mayPay({ test: isTestNetwork(networks, m.network) }, row));
 }
 
 export interface ClaimInput {
@@ -54,7 +69,7 @@ export async function claimRefund(
     const row = await repo.findByClaim(tx, hashClaimToken(token), true);
     if (!row) return { kind: 'unknown' };
     if (row.status !== 'awaiting_address') return { kind: 'used', refund: row };
-    const { method, address } = checkInput(row.payment_methods, input, ctx.networks);
+    const { method, address } = checkInput(refundMethods(ctx.networks, row), input, ctx.networks);
     const tokens = refundTokens(money(row.amount), row.rate, method.decimals);
     const updated = await repo.updateRefund(tx, row.id, {
       status: 'ready',
@@ -72,7 +87,10 @@ export async function claimRefund(
       token: method.currency,
       token_amount: formatUnits(tokens, Math.min(method.decimals, REFUND_TOKEN_DECIMALS)),
     };
-    await repo.insertEvent(tx, newEvent(row.project_id, row.invoice_id, 'refund.ready', data, ctx.now));
+    await repo.insertEvent(
+      tx,
+      newEvent(row.project_id, row.invoice_id, 'refund.ready', data, ctx.now, updated.livemode),
+    );
     return { kind: 'claimed', refund: { ...row, ...updated } };
   });
 }

@@ -11,6 +11,8 @@ export interface RefundTable {
   /** numeric(38,18): in the invoice currency. */
   amount: string;
   currency: string;
+  /** Its invoice's livemode, copied when it was made (contract §21). */
+  livemode: boolean;
   reason: string | null;
   status: RefundStatus;
   /** SHA-256 (hex) of the claim link's token; null once the link was used or the refund canceled. */

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
 import { formatInCurrency } from '../invoices/pricing.js';
+import { LivemodeSchema } from '../networks/livemode.js';
 import { REFUND_STATUSES, type RefundRow } from './refund.table.js';
 
 export const MAX_REASON_LENGTH = 500;
@@ -15,6 +16,7 @@ export const RefundSchema = Type.Object(
       examples: ['10.00'],
     }),
     currency: Type.String({ description: 'The invoice currency', examples: ['USDT'] }),
+    livemode: LivemodeSchema,
     reason: nullable(Type.String({ description: 'As given at creation; null when none' })),
     status: StringEnum(REFUND_STATUSES, {
       description:
@@ -43,6 +45,7 @@ export function toRefund(row: RefundRow, rated: boolean, claimUrl: string | null
     invoice_id: row.invoice_id,
     amount: formatInCurrency(row.amount, row.currency, rated),
     currency: row.currency,
+    livemode: row.livemode,
     reason: row.reason,
     status: row.status,
     claim_url: claimUrl,

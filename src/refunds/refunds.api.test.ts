@@ -62,6 +62,7 @@ describe('a refund of a paid invoice', () => {
       invoice_id: id,
       amount: '40.00',
       currency: 'USDT',
+      livemode: false,
       reason: 'Order returned',
       status: 'awaiting_address',
       claim_url: expect.stringMatching(/^http:\/\/paydesk\.test\/refund\/[A-Za-z0-9]{43}$/),

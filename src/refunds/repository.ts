@@ -23,6 +23,7 @@ export function lockInvoice(tx: Tx, projectId: string, invoiceId: string, keyId?
       'invoices.status',
       'invoices.amount',
       'invoices.currency',
+      'invoices.livemode',
       'invoices.rate',
       'invoices.amount_paid',
       'invoices.amount_after_close',

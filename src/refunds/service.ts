@@ -63,6 +63,8 @@ export async function createRefund(
       project_id: invoice.project_id,
       amount: formatMoney(amount),
       currency: invoice.currency,
+      // A refund is of its invoice's money: live or test as the invoice is (contract §21).
+      livemode: invoice.livemode,
       reason: input.reason ?? null,
       status: 'awaiting_address',
       claim_token_hash: claim.hash,

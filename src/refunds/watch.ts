@@ -137,5 +137,8 @@ async function confirmedEvent(
     token: refund.token,
     token_amount: formatUnits(tokens, Math.min(decimals, REFUND_TOKEN_DECIMALS)),
   };
-  await repo.insertEvent(tx, newEvent(refund.project_id, refund.invoice_id, 'refund.confirmed', data, now));
+  await repo.insertEvent(
+    tx,
+    newEvent(refund.project_id, refund.invoice_id, 'refund.confirmed', data, now, refund.livemode),
+  );
 }

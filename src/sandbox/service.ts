@@ -7,6 +7,7 @@ import { type ObserveContext, observe, observeOne, type Report, type Reported } 
 import type { InvoiceWithPayments } from '../invoices/repository.js';
 import { findInvoiceById } from '../invoices/service.js';
 import { type Money, money } from '../money/money.js';
+import { mayPay } from '../networks/livemode.js';
 import { SANDBOX } from '../networks/network.js';
 
 export interface SimulatedPayment {
@@ -86,6 +87,19 @@ async function reread(db: Kysely<Database>, invoice: InvoiceWithPayments): Promi
 async function sandboxInvoice(db: Kysely<Database>, id: string): Promise<InvoiceWithPayments> {
   const invoice = await findInvoiceById(db, id);
   if (!invoice) throw ApiError.notFound('No invoice with this id');
+  // Test money never reaches a live invoice (contract §21), even one made before the rule that still
+  // lists a sandbox method: checked first, before anything about its methods.
+  if (!mayPay({ test: true }, invoice)) {
+    throw ApiError.validation([
+      {
+        in: 'path',
+        field: 'id',
+        rule: 'live_invoice',
+        message:
+          'Payments can only be simulated on test invoices (livemode: false); this invoice is live and only real payments on a live network pay it',
+      },
+    ]);
+  }
   if (!invoice.payment_methods.some((m) => m.network === SANDBOX)) {
     throw ApiError.validation([
       {

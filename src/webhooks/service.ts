@@ -5,8 +5,10 @@ import { ApiError } from '../http/errors.js';
 import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { findInvoiceEvent } from '../invoices/browse.js';
-import type { EventType as WebhookEventType } from '../invoices/events.js';
+import { eventBody, type EventType as WebhookEventType } from '../invoices/events.js';
 import { findProject } from '../merchants/service.js';
+import { livemodeOf } from '../networks/livemode.js';
+import type { NetworkRegistry } from '../networks/network.js';
 import { resolveTarget, UrlRefused } from './address.js';
 import * as deliveries from './delivery.repository.js';
 import { eventsWrittenSoFar } from './fan-out.repository.js';
@@ -155,18 +157,24 @@ export async function rollEndpointSecret(db: Kysely<Database>, id: string, chang
   });
 }
 
-/** Queues a `webhook.test` event to this endpoint only, signed and retried like any other. */
+/**
+ * Queues a `webhook.test` event to this endpoint only, signed and retried like any other. Its
+ * `livemode` is its project's (contract §21), so a receiver's filter on it can be tried too.
+ */
 export async function sendTestEvent(
   db: Kysely<Database>,
+  networks: NetworkRegistry,
   endpoint: { id: string; project_id: string },
   change: Change,
 ) {
   const now = change.now;
   const id = newId('evt');
-  const body = JSON.stringify({
+  const project = await findProject(db, endpoint.project_id);
+  const body = eventBody({
     id,
     type: TEST_EVENT_TYPE,
-    created_at: now.toISOString(),
+    createdAt: now,
+    livemode: livemodeOf(networks, project.payment_methods),
     data: { endpoint_id: endpoint.id, message: 'A test event from the Paydesk dashboard' },
   });
   await db.transaction().execute(async (tx) => {

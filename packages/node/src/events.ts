@@ -25,6 +25,8 @@ interface EventOf<Type extends string, Data> {
   id: string;
   type: Type;
   created_at: string;
+  /** False for test money (the sandbox or a testnet, contract §21): fulfil orders only on `true`. */
+  livemode: boolean;
   data: Data;
 }
 
@@ -78,6 +80,8 @@ export interface Collection {
   id: string;
   project_id: string;
   network: string;
+  /** False on a test network. */
+  livemode: boolean;
   status: 'pending' | 'confirmed' | 'failed';
   tx_hash: string | null;
   /** How many deposits (a forwarder and a token) it moved. */

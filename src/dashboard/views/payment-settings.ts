@@ -1,5 +1,6 @@
 import type { Catalog } from '../../merchants/service.js';
 import type { FamilyName } from '../../networks/family.js';
+import { isTestNetwork } from '../../networks/livemode.js';
 import { methodKey, methodLabel, networkMethods, type PaymentMethod } from '../../networks/methods.js';
 import { INVOICE_CURRENCIES, type NetworkRegistry, SANDBOX } from '../../networks/network.js';
 import type { AddressPreview } from '../../networks/preview.js';
@@ -76,7 +77,7 @@ function networkNote(networks: NetworkRegistry, name: string): string {
   if (name === SANDBOX) return 'simulated payments';
   const n = networks.get(name);
   if (!n) return 'unknown network';
-  const notes = [n.testnet ? 'testnet' : '', n.rpcUrl ? '' : 'not watched: no RPC URL'];
+  const notes = [isTestNetwork(networks, name) ? 'testnet' : '', n.rpcUrl ? '' : 'not watched: no RPC URL'];
   return notes.filter(Boolean).join(', ');
 }
 
@@ -99,7 +100,7 @@ export function paymentFields(
   const currency = (c: string) =>
     html`<option value="${c}"${c === form.currency ? html` selected` : ''}>${c}</option>`;
   return html`<fieldset class="methods"><legend>Payment methods</legend>
-<p class="hint">Payers choose among these on the payment page. A network that is not watched has no RPC URL: the operator sets one (PAYDESK_RPC_&lt;NAME&gt;) before its payments are seen.</p>
+<p class="hint">Payers choose among these on the payment page. Live networks and test ones (the sandbox and testnets) cannot be mixed in one project. A network that is not watched has no RPC URL: the operator sets one (PAYDESK_RPC_&lt;NAME&gt;) before its payments are seen.</p>
 <ul>${byNetwork.map(
     (g) =>
       html`<li>${g.options.map(

@@ -3,6 +3,7 @@ import { MAX_LOGO_BYTES, MAX_LOGO_SIDE } from '../../branding/logo.js';
 import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from '../../merchants/merchant.js';
 import type { Catalog } from '../../merchants/service.js';
 import type { FamilyName } from '../../networks/family.js';
+import { isTestNetwork, mixesEnvironments } from '../../networks/livemode.js';
 import type { AddressPreview } from '../../networks/preview.js';
 import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
@@ -33,6 +34,7 @@ export function settingsPage(
     'Settings',
     html`<h1>Settings</h1>
 ${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ''}
+${mixedNotice(catalog, ctx.project.payment_methods)}
 ${errorSummary(opts.errors ?? [])}
 <div class="panel"><form method="post" action="${ROOT}/settings" novalidate data-settings>${csrf(ctx)}
 <div class="field"><label for="name">Project name</label><input id="name" name="name" type="text" maxlength="100" required value="${form.name}" aria-describedby="name-hint"><p class="hint" id="name-hint">Payers see it on the payment page.</p></div>
@@ -42,6 +44,20 @@ ${paymentFields(catalog, form, opts.previews ?? {})}
 </form></div>
 ${opts.branding ? brandingPanel(ctx, opts.branding, opts.brandingErrors ?? []) : ''}`,
   );
+}
+
+/**
+ * A project saved before live and test were kept apart (contract §21) may still mix them: say what
+ * its new invoices offer meanwhile, and how to end it.
+ */
+function mixedNotice(catalog: Catalog, methods: readonly { network: string }[]): Html | '' {
+  if (!mixesEnvironments(catalog.networks, methods)) return '';
+  const names = (test: boolean) =>
+    [...new Set(methods.map((m) => m.network))]
+      .filter((n) => isTestNetwork(catalog.networks, n) === test)
+      .map((n) => catalog.networks.label(n))
+      .join(', ');
+  return html`<p class="notice" role="note" data-notice="mixed_environments">This project accepts live methods (${names(false)}) and test methods (${names(true)}), as was allowed before they were kept apart. New invoices offer only the live methods, and test payments never pay them. Keep either the live or the test methods and save: a project for testing is best made separately.</p>`;
 }
 
 /**

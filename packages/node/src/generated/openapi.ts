@@ -39,6 +39,8 @@ export interface Invoice {
   id: string;
   project_id: string;
   status: 'pending' | 'paid' | 'expired' | 'failed';
+  /** False for test money: the sandbox or a testnet (a test project, its invoices, refunds and collections); true for real money. Read-only: an invoice keeps it for its lifetime */
+  livemode: boolean;
   /** Decimal string with the currency's decimals: two, none for currencies without a minor unit (JPY) */
   amount: string;
   /** What `amount` and `amount_paid` are in: USD, USDT, USDC, or a currency priced at `rate` (EUR, GBP, JPY …) */
@@ -142,6 +144,8 @@ export interface Refund {
   amount: string;
   /** The invoice currency */
   currency: string;
+  /** False for test money: the sandbox or a testnet (a test project, its invoices, refunds and collections); true for real money. Read-only: an invoice keeps it for its lifetime */
+  livemode: boolean;
   /** As given at creation; null when none */
   reason: string | null;
   /** `awaiting_address` (the payer has not used the claim link yet), `ready` (the merchant can send it), `sent` (its transfer is seen, not yet deep enough), `confirmed` (the transfer is final) or `canceled` */
@@ -169,6 +173,8 @@ export interface GetMeResponse {
       id: string;
       name: string;
       status: 'active' | 'inactive';
+      /** False for test money: the sandbox or a testnet (a test project, its invoices, refunds and collections); true for real money. Read-only: an invoice keeps it for its lifetime */
+      livemode: boolean;
       /** The invoice currency: USD, USDT or USDC */
       currency: string;
       /** The first payment method's network */
