@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { DatabaseBounds } from './db/bounds.js';
+import { parseTrustProxy, type TrustProxy, TrustProxyError } from './http/trust-proxy.js';
 import { collectorKeys } from './forwarders/collector-key.js';
 import type { NetworkRegistry } from './networks/network.js';
 import { loadNetworks, NetworkConfigError } from './networks/registry.js';
@@ -34,6 +35,8 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 100 }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 10 }),
   AUTH_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 20 }),
+  // Contract §21: checked by parseTrustProxy (hops, or addresses and CIDR ranges).
+  PAYDESK_TRUST_PROXY: Type.Optional(Type.String()),
   PAYDESK_ROLE: Type.Union([Type.Literal('all'), Type.Literal('api'), Type.Literal('worker')], {
     default: 'all',
   }),
@@ -82,6 +85,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
   readonly authFailureLimit: number;
+  /** Which proxies may name the client in X-Forwarded-For (contract §21); `false`: the socket's address. */
+  readonly trustProxy: TrustProxy;
   readonly logLevel: string;
   /** `json` lines, or `pretty` for a person at a terminal; unset: pretty when stdout is a terminal. */
   readonly logFormat: 'json' | 'pretty' | undefined;
@@ -134,6 +139,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const networks = networksFrom(source);
   return fromEnv(env, networks, ratesFrom(env), collectorKeysFrom(source, networks));
+}
+
+function trustProxyFrom(env: Env): TrustProxy {
+  try {
+    return parseTrustProxy(env.PAYDESK_TRUST_PROXY);
+  } catch (err) {
+    if (err instanceof TrustProxyError)
+      throw new ConfigError(`Invalid configuration: PAYDESK_TRUST_PROXY: ${err.message}`);
+    throw err;
+  }
 }
 
 function collectorKeysFrom(source: Record<string, string | undefined>, networks: NetworkRegistry) {
@@ -195,6 +210,7 @@ function fromEnv(
     redisUrl: env.REDIS_URL,
     rateLimit: Object.freeze({ max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS }),
     authFailureLimit: env.AUTH_FAILURE_LIMIT,
+    trustProxy: trustProxyFrom(env),
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
     databaseWaitMs: env.DATABASE_WAIT_SECONDS * 1000,
