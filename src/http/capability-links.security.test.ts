@@ -58,7 +58,12 @@ async function visitAll(prefix: string, token: string, form: Record<string, stri
     await t.app.inject({ url: `${path}?lang=de&token=${token}` }),
     await t.app.inject({ method: 'HEAD', url: path }),
     await t.app.inject({ method: 'POST', url: path, headers: FORM, payload: formBody({ address: 'nope' }) }),
-    await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, payload: '{' }),
+    await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/json' },
+      payload: '{',
+    }),
     await t.app.inject({ method: 'PUT', url: path }),
     await t.app.inject({ method: 'DELETE', url: `${path}?x=1` }),
     await t.app.inject({ url: `${path}/more` }),
@@ -68,7 +73,8 @@ async function visitAll(prefix: string, token: string, form: Record<string, stri
   ];
   for (const res of answers) {
     // An answer may lead back to the link (a 303 to the claim page); no error message names it.
-    if (res.statusCode >= 400) expect(res.body, `${res.statusCode} ${res.body.slice(0, 200)}`).not.toContain(token);
+    if (res.statusCode >= 400)
+      expect(res.body, `${res.statusCode} ${res.body.slice(0, 200)}`).not.toContain(token);
   }
   return answers;
 }
@@ -93,7 +99,7 @@ describe('capability links in logs, errors and audit rows', () => {
     await expectNowhere([token, other.token]);
     // What a log reader sees instead: the route, and the last 4 characters to tell links apart.
     const visit = t.logs.find((l) => (l.req as { url?: string } | undefined)?.url?.startsWith('/refund/'));
-    expect((visit?.req as { url: string }).url).toBe(`/refund/…${token.slice(-4)}`);
+    expect((visit?.req as { url?: string } | undefined)?.url).toBe(`/refund/…${token.slice(-4)}`);
   });
 
   test('a dashboard invitation: the page, the form, every other method and odd path', async () => {
@@ -110,7 +116,7 @@ describe('capability links in logs, errors and audit rows', () => {
   });
 
   test('a token is written as … and at most its last 4 characters', () => {
-    expect(redactToken('A'.repeat(39) + 'wxyz')).toBe('…wxyz');
+    expect(redactToken(`${'A'.repeat(39)}wxyz`)).toBe('…wxyz');
     expect(redactToken('abcdefgh')).toBe('…');
     expect(redactToken('')).toBe('…');
   });

@@ -14,11 +14,11 @@ export const CAPABILITY_ROUTES = ['/refund/:token', '/dashboard/invite/:token'] 
 /** A query parameter that would carry a capability token on any route: never logged either. */
 const CAPABILITY_QUERY = /([?&]token=)([^&#\s"']*)/g;
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // Not anchored: the same path inside a message ("No route for PUT /refund/…") is redacted too.
 const PATH_PATTERNS = CAPABILITY_ROUTES.map(
-  (route) => new RegExp(`(${escape(route.slice(0, route.indexOf(':')))})([^/?#\\s"']+)`, 'g'),
+  (route) => new RegExp(`(${escapeRegExp(route.slice(0, route.indexOf(':')))})([^/?#\\s"']+)`, 'g'),
 );
 
 export function isCapabilityRoute(route: string): boolean {

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import Fastify from 'fastify';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
-import { fastifyTrustProxy, isAddressOrRange, MAX_HOPS, parseTrustProxy, TrustProxyError } from './trust-proxy.js';
+import {
+  fastifyTrustProxy,
+  isAddressOrRange,
+  MAX_HOPS,
+  parseTrustProxy,
+  TrustProxyError,
+} from './trust-proxy.js';
 
 const ipv4 = fc.ipV4();
 const ipv6 = fc.ipV6();
@@ -26,9 +32,7 @@ describe('PAYDESK_TRUST_PROXY parser', () => {
   });
 
   test('a number of hops from 1 to MAX_HOPS is that number', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: MAX_HOPS }), (n) => parseTrustProxy(String(n)) === n),
-    );
+    fc.assert(fc.property(fc.integer({ min: 1, max: MAX_HOPS }), (n) => parseTrustProxy(String(n)) === n));
   });
 
   test('more hops than MAX_HOPS is refused', () => {
@@ -41,30 +45,51 @@ describe('PAYDESK_TRUST_PROXY parser', () => {
 
   test('any comma list of addresses and CIDR ranges, spaced or not, is that list', () => {
     fc.assert(
-      fc.property(fc.array(entry, { minLength: 1, maxLength: 6 }), fc.constantFrom(',', ', ', ' ,'), (list, sep) => {
-        expect(parseTrustProxy(list.join(sep))).toEqual(list);
-      }),
+      fc.property(
+        fc.array(entry, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(',', ', ', ' ,'),
+        (list, sep) => {
+          expect(parseTrustProxy(list.join(sep))).toEqual(list);
+        },
+      ),
     );
   });
 
   test('whatever the parser accepts, Fastify accepts at start-up', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.array(entry).map((l) => l.join(','))), (text) => {
-        let parsed: ReturnType<typeof parseTrustProxy>;
-        try {
-          parsed = parseTrustProxy(text);
-        } catch (err) {
-          expect(err).toBeInstanceOf(TrustProxyError);
-          return;
-        }
-        expect(fastifyAccepts(parsed)).toBe(true);
-        if (typeof parsed === 'object') for (const e of parsed) expect(isAddressOrRange(e)).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(entry).map((l) => l.join(',')),
+        ),
+        (text) => {
+          let parsed: ReturnType<typeof parseTrustProxy>;
+          try {
+            parsed = parseTrustProxy(text);
+          } catch (err) {
+            expect(err).toBeInstanceOf(TrustProxyError);
+            return;
+          }
+          expect(fastifyAccepts(parsed)).toBe(true);
+          if (typeof parsed === 'object') for (const e of parsed) expect(isAddressOrRange(e)).toBe(true);
+        },
+      ),
     );
   });
 
   test('a prefix of 0 or too long for its family, a hostname, an empty entry, "true" and zones are refused', () => {
-    for (const bad of ['10.0.0.0/33', '::1/129', '0.0.0.0/0', '::/0', 'proxy.internal', '127.0.0.1,', '1.2.3.4/8/8', 'true', 'fe80::1%eth0', '1.2.3']) {
+    for (const bad of [
+      '10.0.0.0/33',
+      '::1/129',
+      '0.0.0.0/0',
+      '::/0',
+      'proxy.internal',
+      '127.0.0.1,',
+      '1.2.3.4/8/8',
+      'true',
+      'fe80::1%eth0',
+      '1.2.3',
+    ]) {
       expect(() => parseTrustProxy(bad), bad).toThrow(TrustProxyError);
     }
   });

@@ -52,7 +52,13 @@ export function isAddressOrRange(entry: string): boolean {
   return Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
-/** The form Fastify's `trustProxy` option takes. */
-export function fastifyTrustProxy(trust: TrustProxy): boolean | number | string[] {
+/**
+ * The form Fastify's `trustProxy` option takes. Hops become the function Fastify makes of a number
+ * itself (its types leave the number out): the nearest `hops` addresses are proxies.
+ */
+export function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return typeof trust === 'object' ? [...trust] : trust;
 }
