@@ -2,11 +2,12 @@ import { createRequire } from 'node:module';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { DatabaseBounds } from './db/bounds.js';
-import { parseTrustProxy, type TrustProxy, TrustProxyError } from './http/trust-proxy.js';
 import { collectorKeys } from './forwarders/collector-key.js';
+import { parseTrustProxy, type TrustProxy, TrustProxyError } from './http/trust-proxy.js';
 import type { NetworkRegistry } from './networks/network.js';
 import { loadNetworks, NetworkConfigError } from './networks/registry.js';
 import {
+  DEFAULT_JUMP_PERCENT,
   RATE_SOURCE_LIST,
   type RateSettings,
   RateSettingsError,
@@ -53,7 +54,10 @@ const EnvSchema = Type.Object({
   PAYDESK_RATE_MAX_AGE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
   PAYDESK_RATE_MAX_SPREAD_PERCENT: Type.String({ pattern: SPREAD_PERCENT, default: '1' }),
   PAYDESK_RATE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 2000 }),
-  PAYDESK_RATE_CACHE_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 10 }),
+  // Contract §21: how far a lone fresh rate may move from the last one used before a second source must agree.
+  PAYDESK_RATE_MAX_JUMP_PERCENT: Type.String({ pattern: SPREAD_PERCENT, default: DEFAULT_JUMP_PERCENT }),
+  // Unset: the smaller of 10 and PAYDESK_RATE_MAX_AGE_SECONDS (rates/settings.ts).
+  PAYDESK_RATE_CACHE_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
   PAYDESK_RATE_KRAKEN_URL: Type.String({ pattern: '^https?://', default: 'https://api.kraken.com' }),
   PAYDESK_RATE_COINBASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.coinbase.com' }),
   PAYDESK_RATE_ECB_URL: Type.String({
@@ -169,6 +173,7 @@ function ratesFrom(env: Env): RateSettings {
       sources: env.PAYDESK_RATE_SOURCES,
       maxAgeSeconds: env.PAYDESK_RATE_MAX_AGE_SECONDS,
       maxSpreadPercent: env.PAYDESK_RATE_MAX_SPREAD_PERCENT,
+      maxJumpPercent: env.PAYDESK_RATE_MAX_JUMP_PERCENT,
       timeoutMs: env.PAYDESK_RATE_TIMEOUT_MS,
       cacheSeconds: env.PAYDESK_RATE_CACHE_SECONDS,
       urls: {

@@ -77,7 +77,9 @@ export function registerRouteFallbacks(app: FastifyInstance): void {
 /** The 404 for a path that names nothing (the query string is left out of the message). */
 export function noRoute(request: FastifyRequest): ApiError {
   // The path may hold a capability token (a claim link with a typo): never echoed (contract §21).
-  return ApiError.notFound(`No route for ${request.method} ${redactCapabilities(request.url.split('?')[0] as string)}`);
+  return ApiError.notFound(
+    `No route for ${request.method} ${redactCapabilities(request.url.split('?')[0] as string)}`,
+  );
 }
 
 /** Sends the HTML 404 of pages for people, which a browser shows better than an envelope. */
