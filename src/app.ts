@@ -35,6 +35,7 @@ import type { RateLimitStore } from './http/rate-limit.js';
 import { onUnroutableRequest, registerRouteFallbacks } from './http/routing.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { traceIdFor } from './http/trace.js';
+import { fastifyTrustProxy } from './http/trust-proxy.js';
 import { createValidation, displayName, noControlCharacters } from './http/validation.js';
 import { idempotencyKeyFormat } from './invoices/idempotency.js';
 import { amountFormat, InvoiceSchema, statusListFormat } from './invoices/invoice.js';
@@ -118,6 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? { loggerInstance: deps.loggerInstance }
       : { logger: deps.logger ?? { level: deps.config.logLevel, redact: ['req.headers.authorization'] } }),
     genReqId: traceIdFor,
+    // Contract §21: request.ip is the client X-Forwarded-For names through the trusted proxies only.
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     // Node's parser refuses malformed HTTP before Fastify sees it: answer in the envelope all the same.
     clientErrorHandler,
     childLoggerFactory: redactingChildLogger,

@@ -3,9 +3,11 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { DatabaseBounds } from './db/bounds.js';
 import { collectorKeys } from './forwarders/collector-key.js';
+import { parseTrustProxy, type TrustProxy, TrustProxyError } from './http/trust-proxy.js';
 import type { NetworkRegistry } from './networks/network.js';
 import { loadNetworks, NetworkConfigError } from './networks/registry.js';
 import {
+  DEFAULT_JUMP_PERCENT,
   RATE_SOURCE_LIST,
   type RateSettings,
   RateSettingsError,
@@ -34,6 +36,8 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 100 }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 10 }),
   AUTH_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 20 }),
+  // Contract §21: checked by parseTrustProxy (hops, or addresses and CIDR ranges).
+  PAYDESK_TRUST_PROXY: Type.Optional(Type.String()),
   PAYDESK_ROLE: Type.Union([Type.Literal('all'), Type.Literal('api'), Type.Literal('worker')], {
     default: 'all',
   }),
@@ -50,7 +54,10 @@ const EnvSchema = Type.Object({
   PAYDESK_RATE_MAX_AGE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
   PAYDESK_RATE_MAX_SPREAD_PERCENT: Type.String({ pattern: SPREAD_PERCENT, default: '1' }),
   PAYDESK_RATE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 2000 }),
-  PAYDESK_RATE_CACHE_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 10 }),
+  // Contract §21: how far a lone fresh rate may move from the last one used before a second source must agree.
+  PAYDESK_RATE_MAX_JUMP_PERCENT: Type.String({ pattern: SPREAD_PERCENT, default: DEFAULT_JUMP_PERCENT }),
+  // Unset: the smaller of 10 and PAYDESK_RATE_MAX_AGE_SECONDS (rates/settings.ts).
+  PAYDESK_RATE_CACHE_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
   PAYDESK_RATE_KRAKEN_URL: Type.String({ pattern: '^https?://', default: 'https://api.kraken.com' }),
   PAYDESK_RATE_COINBASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.coinbase.com' }),
   PAYDESK_RATE_ECB_URL: Type.String({
@@ -82,6 +89,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   readonly rateLimit: { readonly max: number; readonly windowSeconds: number };
   readonly authFailureLimit: number;
+  /** Which proxies may name the client in X-Forwarded-For (contract §21); `false`: the socket's address. */
+  readonly trustProxy: TrustProxy;
   readonly logLevel: string;
   /** `json` lines, or `pretty` for a person at a terminal; unset: pretty when stdout is a terminal. */
   readonly logFormat: 'json' | 'pretty' | undefined;
@@ -136,6 +145,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return fromEnv(env, networks, ratesFrom(env), collectorKeysFrom(source, networks));
 }
 
+function trustProxyFrom(env: Env): TrustProxy {
+  try {
+    return parseTrustProxy(env.PAYDESK_TRUST_PROXY);
+  } catch (err) {
+    if (err instanceof TrustProxyError)
+      throw new ConfigError(`Invalid configuration: PAYDESK_TRUST_PROXY: ${err.message}`);
+    throw err;
+  }
+}
+
 function collectorKeysFrom(source: Record<string, string | undefined>, networks: NetworkRegistry) {
   const problems: string[] = [];
   const names = networks
@@ -154,6 +173,7 @@ function ratesFrom(env: Env): RateSettings {
       sources: env.PAYDESK_RATE_SOURCES,
       maxAgeSeconds: env.PAYDESK_RATE_MAX_AGE_SECONDS,
       maxSpreadPercent: env.PAYDESK_RATE_MAX_SPREAD_PERCENT,
+      maxJumpPercent: env.PAYDESK_RATE_MAX_JUMP_PERCENT,
       timeoutMs: env.PAYDESK_RATE_TIMEOUT_MS,
       cacheSeconds: env.PAYDESK_RATE_CACHE_SECONDS,
       urls: {
@@ -195,6 +215,7 @@ function fromEnv(
     redisUrl: env.REDIS_URL,
     rateLimit: Object.freeze({ max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS }),
     authFailureLimit: env.AUTH_FAILURE_LIMIT,
+    trustProxy: trustProxyFrom(env),
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
     databaseWaitMs: env.DATABASE_WAIT_SECONDS * 1000,

@@ -3,6 +3,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { sendError } from './envelope.js';
 import { sendApiError } from './error-handler.js';
 import { ApiError } from './errors.js';
+import { redactCapabilities } from './log-redaction.js';
 
 export interface RouteEntry {
   method: string;
@@ -75,7 +76,10 @@ export function registerRouteFallbacks(app: FastifyInstance): void {
 
 /** The 404 for a path that names nothing (the query string is left out of the message). */
 export function noRoute(request: FastifyRequest): ApiError {
-  return ApiError.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`);
+  // The path may hold a capability token (a claim link with a typo): never echoed (contract §21).
+  return ApiError.notFound(
+    `No route for ${request.method} ${redactCapabilities(request.url.split('?')[0] as string)}`,
+  );
 }
 
 /** Sends the HTML 404 of pages for people, which a browser shows better than an envelope. */

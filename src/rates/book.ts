@@ -3,6 +3,7 @@ import { within } from '../db/bounds.js';
 import type { SharedQuotes } from './cache.js';
 import { parseRate } from './decimal.js';
 import { RateUnavailableError } from './errors.js';
+import type { Plausibility } from './plausible.js';
 import { decide, isFresh, type Outcome } from './pricing.js';
 import { type Failure, type Pair, pairName, type Quote, type RateSource, SourceError } from './rate.js';
 import type { SourceName } from './settings.js';
@@ -32,6 +33,8 @@ export interface RateBookDeps {
   /** Shared by every instance (PostgreSQL or Redis); undefined: this process only. */
   shared: SharedQuotes | undefined;
   maxSpreadPercent: string;
+  /** The last rates used, shared by every instance; undefined: every decided rate prices (tests of the book). */
+  plausibility?: Plausibility | undefined;
   cacheMs: number;
   /** Bounds each read and write of the shared cache too, so no lookup waits longer than a source. */
   timeoutMs: number;
@@ -162,11 +165,14 @@ export function createRateBook(deps: RateBookDeps): RateBook {
       if (known) return known;
       const answers = deps.sources.map((source) => ({ source, outcome: ask(source, pair) }));
       const decision = await decide(answers, deps.clock, spread);
-      if (decision.ok) {
-        keep(pair, decision.rate);
-        return decision.rate;
-      }
-      throw new RateUnavailableError(decision.why, retryAfterSeconds(pair));
+      if (!decision.ok) throw new RateUnavailableError(decision.why, retryAfterSeconds(pair));
+      const name = pairName(pair);
+      // Contract §21: a lone rate far from the last one used prices nothing until a source agrees.
+      if (deps.plausibility && !(await deps.plausibility.allows(name, decision.rate, decision.confirmed)))
+        throw new RateUnavailableError('implausible_jump', retryAfterSeconds(pair));
+      await deps.plausibility?.used(name, decision.rate);
+      keep(pair, decision.rate);
+      return decision.rate;
     },
     health: () =>
       deps.sources.map((s) => {

@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors.js';
 
-export type Unavailable = 'no_fresh_rate' | 'sources_disagree';
+export type Unavailable = 'no_fresh_rate' | 'sources_disagree' | 'implausible_jump';
 
 /**
  * No fresh, agreeing rate (contract §19): the create answers 503 INTERNAL_SERVER_ERROR with

@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { createRateBook, type RateBook } from './book.js';
 import { redisQuotes, type SharedQuotes } from './cache.js';
-import { postgresQuotes } from './repository.js';
+import { plausibility } from './plausible.js';
+import { postgresQuotes, usedRates } from './repository.js';
 import type { RateSettings } from './settings.js';
 import { rateSources } from './sources.js';
 
@@ -46,6 +47,12 @@ export function openRates(o: OpenRatesOptions): {
     sources: rateSources(o.settings, clock),
     shared,
     maxSpreadPercent: o.settings.maxSpreadPercent,
+    plausibility: plausibility({
+      used: usedRates(o.db),
+      maxJumpPercent: o.settings.maxJumpPercent,
+      clock,
+      log: o.log,
+    }),
     cacheMs: o.settings.cacheMs,
     timeoutMs: o.settings.timeoutMs,
     clock,

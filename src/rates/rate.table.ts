@@ -8,8 +8,16 @@ export interface RateQuoteTable {
   as_of: Date;
 }
 
+/** The last rate that priced an invoice, per pair (migration 0019): the plausibility reference. */
+export interface RateUsedTable {
+  pair: string;
+  value: string;
+  used_at: Date;
+}
+
 declare module '../db/schema.js' {
   interface Database {
     rate_quotes: RateQuoteTable;
+    rate_used: RateUsedTable;
   }
 }

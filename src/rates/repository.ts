@@ -51,3 +51,37 @@ export function postgresQuotes(db: Kysely<Database>): SharedQuotes {
     },
   };
 }
+
+/** The last rate used per pair, shared by every instance (migration 0019). */
+export interface UsedRates {
+  /** The value last used for `pair` at or after `since`, if any. */
+  last(pair: string, since: Date): Promise<string | undefined>;
+  record(pair: string, value: string, at: Date): Promise<void>;
+}
+
+export function usedRates(db: Kysely<Database>): UsedRates {
+  return {
+    async last(pair, since) {
+      const row = await db
+        .selectFrom('rate_used')
+        .select(sql<string>`value::text`.as('value'))
+        .where('pair', '=', pair)
+        .where('used_at', '>=', since)
+        .executeTakeFirst();
+      return row?.value;
+    },
+    async record(pair, value, at) {
+      await db
+        .insertInto('rate_used')
+        .values({ pair, value, used_at: at })
+        // Two instances pricing at once: the later use is the reference.
+        .onConflict((oc) =>
+          oc
+            .column('pair')
+            .doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), used_at: eb.ref('excluded.used_at') }))
+            .where('rate_used.used_at', '<=', (eb) => eb.ref('excluded.used_at')),
+        )
+        .execute();
+    },
+  };
+}

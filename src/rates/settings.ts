@@ -25,6 +25,8 @@ export interface RateSettings {
   readonly maxAgeMs: number;
   /** A decimal string, e.g. "1" or "0.5". */
   readonly maxSpreadPercent: string;
+  /** A decimal string: how far a lone fresh rate may move from the last one used (contract §21). */
+  readonly maxJumpPercent: string;
   /** The longest one source is waited for, and so the longest a lookup takes. */
   readonly timeoutMs: number;
   /** How long one answer (or one failure) of a source is reused before the source is asked again. */
@@ -40,8 +42,11 @@ export interface RawRateSettings {
   sources: string;
   maxAgeSeconds: number;
   maxSpreadPercent: string;
+  /** Default "10". */
+  maxJumpPercent?: string | undefined;
   timeoutMs: number;
-  cacheSeconds: number;
+  /** Unset: the smaller of 10 s and the maximum age. */
+  cacheSeconds?: number | undefined;
   urls: Record<SourceName, string>;
 }
 
@@ -59,17 +64,16 @@ export function rateSettings(raw: RawRateSettings): RateSettings {
   if (Number(raw.maxSpreadPercent) > 100) {
     throw new RateSettingsError('PAYDESK_RATE_MAX_SPREAD_PERCENT: must be between 0 and 100');
   }
-  if (raw.cacheSeconds > raw.maxAgeSeconds) {
-    throw new RateSettingsError(
-      'PAYDESK_RATE_CACHE_SECONDS: must not exceed PAYDESK_RATE_MAX_AGE_SECONDS (a cached rate older than the maximum age is never used)',
-    );
+  if (Number(raw.maxJumpPercent ?? DEFAULT_JUMP_PERCENT) > 100) {
+    throw new RateSettingsError('PAYDESK_RATE_MAX_JUMP_PERCENT: must be between 0 and 100');
   }
   return Object.freeze({
     sources: Object.freeze(sources as SourceName[]),
     maxAgeMs: raw.maxAgeSeconds * 1000,
     maxSpreadPercent: raw.maxSpreadPercent,
+    maxJumpPercent: raw.maxJumpPercent ?? DEFAULT_JUMP_PERCENT,
     timeoutMs: raw.timeoutMs,
-    cacheMs: raw.cacheSeconds * 1000,
+    cacheMs: cacheSeconds(raw) * 1000,
     endpoints: Object.freeze({
       kraken: endpoint('PAYDESK_RATE_KRAKEN_URL', raw.urls.kraken),
       coinbase: endpoint('PAYDESK_RATE_COINBASE_URL', raw.urls.coinbase),
@@ -77,6 +81,18 @@ export function rateSettings(raw: RawRateSettings): RateSettings {
     }),
     currencies: quotedCurrencies(sources as SourceName[]),
   });
+}
+
+export const DEFAULT_JUMP_PERCENT = '10';
+const DEFAULT_CACHE_SECONDS = 10;
+
+/**
+ * Contract §21: no combination of defaults and one variable stops the server. A cached answer older
+ * than the maximum age would never be used anyway, so the cache is at most the maximum age: by default
+ * the smaller of 10 s and it, and a longer cache asked for is shortened to it rather than refused.
+ */
+function cacheSeconds(raw: RawRateSettings): number {
+  return Math.min(raw.cacheSeconds ?? DEFAULT_CACHE_SECONDS, raw.maxAgeSeconds);
 }
 
 /**

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.js';
+import { type LiveMoney, liveMoney, moneyState, tryEveryRoute } from '../../test/public-surface.js';
+
+/**
+ * The payment page surface (/pay), contract §21: no route of it, with any method and without
+ * credentials, moves the money of a live invoice, open or paid (test/public-surface.ts).
+ */
+let t: TestApp;
+let live: LiveMoney;
+beforeAll(async () => {
+  t = await startTestApp();
+  live = await liveMoney(t);
+});
+afterAll(() => t.close());
+
+test('every /pay route, every method, query and body: no money moves, no 5xx', async () => {
+  const before = await moneyState(t.app);
+  expect(before.payments).toHaveLength(1);
+  const tried = await tryEveryRoute(t, '/pay', {
+    id: [live.openId, live.paidId],
+    name: ['pay.css', 'x.png'],
+  });
+  // The page, its status, the simulate button and the assets are all among them.
+  expect(tried).toEqual(expect.arrayContaining(['/pay/:id', '/pay/:id/status', '/pay/:id/simulate']));
+  const after = await moneyState(t.app);
+  expect(after.invoices.find((i) => i.id === live.openId)?.status).toBe('pending');
+  expect(after.invoices.find((i) => i.id === live.paidId)?.status).toBe('paid');
+});
+
+// On this branch a project may still mix Ethereum and the sandbox, and its invoice is paid by
+// POST /pay/{id}/simulate?method=sandbox:USDT (issue 31's first finding, contract §21 "Live and test
+// never mix", fixed with `livemode`): once that lands, its invoice joins the ids above.
+test.todo('a live invoice of a project that also accepts the sandbox (made before mixed_environments)');
