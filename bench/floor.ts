@@ -2,20 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import Fastify from 'fastify';
-import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { migrate } from '../src/db/migrate.js';
 
 /**
  * The floor: the least a JSON-over-HTTP invoice API on this stack can do per request. A bare Fastify
- * route runs the same single INSERT (create) or primary-key SELECT (get) through `pg`, with the same
- * pool size as Paydesk, and nothing else: no auth, no validation, no envelope, no rate limit.
- * Its table is a copy of `invoices` as the migrations leave it (columns, checks, defaults and indexes;
- * LIKE copies no trigger and no foreign key), and its INSERT writes the columns Paydesk's create writes.
+ * route runs one INSERT (create), one primary-key SELECT (get) or one page SELECT with its count
+ * (list) through `pg`, with the same pool size as Paydesk, and nothing else: no auth, no validation,
+ * no envelope, no rate limit, no outbox.
+ * Its table is FIXED: the invoice row of the first release (migration 0001 plus 0002's pay_address,
+ * 14 columns, with 0001's indexes). It must not follow our schema: a floor that grows with every
+ * column we add hides our own weight (issue 37). Change it only on purpose, and say so in
+ * bench/README.md's table of figures per commit.
  *
- * On PostgreSQL it shares the benchmark's database (Paydesk has migrated it). On PGlite
- * (`pglite://<dir>`) it opens its own embedded database the way Paydesk does (a `pg` pool over one
- * in-process PGlite) and migrates it itself, since one PGlite belongs to one process.
+ * On PostgreSQL it shares the benchmark's database (in its own table). On PGlite (`pglite://<dir>`)
+ * it opens its own embedded database the way Paydesk does (a `pg` pool over one in-process PGlite),
+ * since one PGlite belongs to one process.
  */
 const databaseUrl = process.env.DATABASE_URL;
 const port = Number(process.env.PORT);
@@ -27,21 +28,41 @@ if (!databaseUrl || !Number.isInteger(port)) {
 async function openPool(url: string): Promise<pg.Pool> {
   if (!url.startsWith('pglite://')) return new pg.Pool({ connectionString: url, max: 10 });
   const pglite = await PGlite.create({ dataDir: url.slice('pglite://'.length) });
-  const pool = new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
-  const db = new Kysely<never>({ dialect: new PostgresDialect({ pool }) });
-  await migrate(db as never);
-  return pool;
+  return new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
 }
 
+const FLOOR_TABLE = `
+  create table if not exists floor_invoices (
+    id                  text primary key,
+    project_id          text not null,
+    status              text not null check (status in ('pending', 'paid', 'expired', 'failed')),
+    amount              numeric(17, 2) not null check (amount > 0),
+    currency            text not null,
+    network             text not null,
+    order_id            text,
+    metadata            jsonb not null default '{}',
+    payment_expires_at  timestamptz not null,
+    paid_at             timestamptz,
+    tx_hash             text,
+    pay_address         text not null,
+    created_at          timestamptz not null,
+    updated_at          timestamptz not null
+  );
+  create index if not exists floor_invoices_project_created_idx on floor_invoices (project_id, created_at desc, id desc);
+  create index if not exists floor_invoices_project_status_created_idx
+    on floor_invoices (project_id, status, created_at desc, id desc);
+  create index if not exists floor_invoices_project_order_idx on floor_invoices (project_id, order_id)
+    where order_id is not null`;
+
 const pool = await openPool(databaseUrl);
-await pool.query('create table if not exists floor_invoices (like invoices including all)');
-// The methods an invoice offers (contract §15) are a jsonb column like metadata: the floor stores one.
-const insertSql = `insert into floor_invoices (id, project_id, status, amount, token_amount, currency, network, order_id,
-                     metadata, payment_expires_at, created_at, updated_at, pay_address, payment_methods)
-   values ($1, 'prj_floor', 'pending', $2, $2, 'USDT', 'sandbox', $3, '{}', $4, $5, $5, $6,
-           jsonb_build_array(jsonb_build_object('network', 'sandbox', 'currency', 'USDT', 'pay_address', $6::text,
-                                                'decimals', 6)))
+await pool.query(FLOOR_TABLE);
+const insertSql = `insert into floor_invoices (id, project_id, status, amount, currency, network, order_id, metadata,
+                                              payment_expires_at, pay_address, created_at, updated_at)
+   values ($1, 'prj_floor', 'pending', $2, 'USDT', 'sandbox', $3, '{}', $4, $6, $5, $5)
    returning *`;
+// A page of 20, newest first, and the total: what Paydesk's first list page answers.
+const listSql = `select *, count(*) over () as total from floor_invoices where project_id = 'prj_floor'
+   order by created_at desc, id desc limit 20`;
 
 // Errors only: a failing floor must say why (in bench/results/floor.log).
 const app = Fastify({ logger: { level: 'error' } });
@@ -60,6 +81,11 @@ app.post<{ Body: { amount: string; order_id?: string } }>('/invoices', async (re
   ]);
   reply.code(201);
   return rows[0];
+});
+
+app.get('/invoices', async () => {
+  const { rows } = await pool.query(listSql);
+  return { data: rows, total: rows[0]?.total ?? 0 };
 });
 
 app.get<{ Params: { id: string } }>('/invoices/:id', async (request, reply) => {

@@ -84,6 +84,7 @@ async function hotPaths(paydesk: Child, floor: Child): Promise<Row[]> {
     },
     {
       scenario: 'list (limit 20)',
+      floor: await run('list, floor', { url: `${floor.baseUrl}/invoices` }, floor),
       paydesk: await run('list, paydesk', listPage(paydesk, merchant.auth), paydesk),
     },
   ];

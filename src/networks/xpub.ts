@@ -81,8 +81,8 @@ function externalChain(xpub: HDKey): ExternalChain {
 
 /**
  * The deposit address at m/44'/<coin>'/0'/0/index, written as `family` writes addresses: the account's
- * external chain, where MetaMask, Ledger and Trezor list their own addresses (and TRON wallets on m/44'/195'/0'), so the
- * merchant sees deposits in the wallet they already use.
+ * external chain, the BIP44 path where MetaMask and Trezor put their accounts (Ledger Live does not:
+ * docs/networks.md says what each wallet gives).
  */
 export function deriveAddress(xpub: HDKey, index: number, family: Family): string {
   return family.address(deriveAccountId(xpub, index));
