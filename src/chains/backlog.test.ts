@@ -46,6 +46,7 @@ function context(): ScanContext {
       maxBlockRange: 100,
       tokens: new Map([['USDT', { address: usdt, decimals: 6 }]]),
       byContract: new Map([[usdt, { currency: 'USDT' as const, decimals: 6 }]]),
+      test: true, // the local chain is a testnet (localNetworkEnv)
       maxPaymentsPerStep: 2,
     },
     reader: chainReader(chain.rpcUrl, { family: FAMILY.evm }),
