@@ -39,6 +39,8 @@ export function manualClock(start = new Date()) {
 export interface TestApp {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** The app's database (`pglite://memory` for an embedded one, which no other handle can open). */
+  databaseUrl: string;
   /** Every log line the app wrote, parsed. */
   logs: Array<Record<string, unknown>>;
   rawLogs: () => string;
@@ -110,6 +112,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   return {
     app,
     database,
+    databaseUrl: url,
     get logs() {
       return chunks
         .join('')
