@@ -99,11 +99,7 @@ describe('"Pay with": one radio per method, in a form that needs no script', () 
         label: methodLabel(t.app.config.networks, m),
       })),
     );
-    expect(radios(body).map((r) => r.label)).toEqual([
-      'USDT on TRON',
-      'USDC on Polygon',
-      'USDC on Base',
-    ]);
+    expect(radios(body).map((r) => r.label)).toEqual(['USDT on TRON', 'USDC on Polygon', 'USDC on Base']);
     // A GET form to the page itself: the choice becomes ?method=…&lang=… with or without the script.
     expect(body).toContain(`<form class="methods" method="get" action="${inv.id}" data-methods>`);
     expect(body).toContain('<input type="hidden" name="lang" value="en">');
