@@ -42,8 +42,9 @@ beforeAll(async () => {
   const methods = await sandboxProject(h.t.app, ADMIN_TOKEN, {
     currency: 'USD',
     payment_methods: [
-      { network: 'tron', currency: 'USDT' },
-      { network: 'polygon', currency: 'USDC' },
+      // Test networks only beside the sandbox (contract §21).
+      { network: 'tron-nile', currency: 'USDT' },
+      { network: 'polygon-amoy', currency: 'USDC' },
       { network: 'sandbox', currency: 'USDC' },
     ],
     evm_xpub: TEST_XPUB,
@@ -67,7 +68,7 @@ beforeAll(async () => {
   const methodsPaid = await methods('25.00');
   await h.pay(methodsPaid.id, { currency: 'USDC' });
   extra = {
-    methods: `/pay/${choosing.id}?method=polygon:USDC`,
+    methods: `/pay/${choosing.id}?method=polygon-amoy:USDC`,
     'methods-paid': `/pay/${methodsPaid.id}`,
     branded: `/pay/${branded.id}`,
     'part-paid': `/pay/${part.id}`,

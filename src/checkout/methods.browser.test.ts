@@ -24,8 +24,9 @@ beforeAll(async () => {
   const project = await sandboxProject(h.t.app, ADMIN_TOKEN, {
     currency: 'USD',
     payment_methods: [
-      { network: 'tron', currency: 'USDT' },
-      { network: 'polygon', currency: 'USDC' },
+      // Test networks only beside the sandbox (contract §21).
+      { network: 'tron-nile', currency: 'USDT' },
+      { network: 'polygon-amoy', currency: 'USDC' },
       { network: 'sandbox', currency: 'USDT' },
       { network: 'sandbox', currency: 'USDC' },
     ],
@@ -56,12 +57,12 @@ const marker = (page: Page) => page.evaluate(() => (globalThis as any).paydeskMa
 describe.skipIf(skipBrowserTests)('"Pay with" in Chromium', () => {
   test('choosing a method shows its amount, address, QR code and wallet link, and the URL keeps it through a reload', async () => {
     const inv = await create();
-    const tron = method(inv, 'tron', 'USDT');
-    const polygon = method(inv, 'polygon', 'USDC');
+    const tron = method(inv, 'tron-nile', 'USDT');
+    const polygon = method(inv, 'polygon-amoy', 'USDC');
     const page = await h.open(`/pay/${inv.id}`, { viewport: PHONE });
     const group = page.getByRole('radiogroup', { name: 'Pay with' });
     await expect(group.getByRole('radio').count()).resolves.toBe(4);
-    await expect(page.getByRole('radio', { name: 'USDT on TRON' }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('radio', { name: 'USDT on TRON Nile' }).isChecked()).resolves.toBe(true);
     // With the script, a radio shows its method at once: no "Show" button.
     await expect(page.getByRole('button', { name: 'Show payment details' }).isVisible()).resolves.toBe(false);
     await showsAddress(page, tron.pay_address);
@@ -75,12 +76,12 @@ describe.skipIf(skipBrowserTests)('"Pay with" in Chromium', () => {
     expect((address?.y ?? 0) + (address?.height ?? 0)).toBeLessThanOrEqual(PHONE.height);
 
     await mark(page);
-    await page.getByRole('radio', { name: 'USDC on Polygon' }).check();
+    await page.getByRole('radio', { name: 'USDC on Polygon Amoy' }).check();
     await showsAddress(page, polygon.pay_address);
-    expect(chosen(page)).toBe('polygon:USDC');
-    expect(new URL(page.url()).search).toBe('?method=polygon:USDC&lang=en');
+    expect(chosen(page)).toBe('polygon-amoy:USDC');
+    expect(new URL(page.url()).search).toBe('?method=polygon-amoy:USDC&lang=en');
     expect(await marker(page)).toBe(42); // swapped in, not reloaded
-    expect(await focusedId(page)).toBe('method-polygon-USDC');
+    expect(await focusedId(page)).toBe('method-polygon-amoy-USDC');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('25.00 USDC');
     const request = paymentRequest({ ...polygon, amount: money('25.00') }, h.t.app.config.networks);
     expect(await qrText(page)).toBe(request);
@@ -89,12 +90,12 @@ describe.skipIf(skipBrowserTests)('"Pay with" in Chromium', () => {
     );
     // The language links keep the choice too.
     await expect(page.getByRole('link', { name: 'Español' }).getAttribute('href')).resolves.toBe(
-      '?method=polygon:USDC&lang=es',
+      '?method=polygon-amoy:USDC&lang=es',
     );
 
     await page.reload();
     expect(await marker(page)).toBeUndefined();
-    await expect(page.getByRole('radio', { name: 'USDC on Polygon' }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('radio', { name: 'USDC on Polygon Amoy' }).isChecked()).resolves.toBe(true);
     await showsAddress(page, polygon.pay_address);
     expect(await qrText(page)).toBe(request);
     await page.context().close();
@@ -103,23 +104,23 @@ describe.skipIf(skipBrowserTests)('"Pay with" in Chromium', () => {
   test('with the arrow keys: each method in turn, focus kept on the radio; a live update keeps the choice', async () => {
     const inv = await create();
     const page = await h.open(`/pay/${inv.id}`);
-    await page.getByRole('radio', { name: 'USDT on TRON' }).focus();
+    await page.getByRole('radio', { name: 'USDT on TRON Nile' }).focus();
     await page.keyboard.press('ArrowRight');
-    await page.waitForURL((url) => url.searchParams.get('method') === 'polygon:USDC', { timeout: 5000 });
-    await showsAddress(page, method(inv, 'polygon', 'USDC').pay_address);
+    await page.waitForURL((url) => url.searchParams.get('method') === 'polygon-amoy:USDC', { timeout: 5000 });
+    await showsAddress(page, method(inv, 'polygon-amoy', 'USDC').pay_address);
     await page.keyboard.press('ArrowRight');
     await page.waitForURL((url) => url.searchParams.get('method') === 'sandbox:USDT', { timeout: 5000 });
     await page.getByRole('button', { name: 'Simulate payment' }).waitFor();
     expect(await focusedId(page)).toBe('method-sandbox-USDT');
     await page.keyboard.press('ArrowLeft');
     await page.getByRole('heading', { level: 1, name: '25.00 USDC' }).waitFor();
-    expect(chosen(page)).toBe('polygon:USDC');
-    expect(await focusedId(page)).toBe('method-polygon-USDC');
+    expect(chosen(page)).toBe('polygon-amoy:USDC');
+    expect(await focusedId(page)).toBe('method-polygon-amoy-USDC');
     // A part-payment made elsewhere: the page updates by itself, still on Polygon, for what is left.
     await h.pay(inv.id, { amount: '5.00' });
     await page.getByText('of which 5.00 USDT on Sandbox received').waitFor({ timeout: 5000 });
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('20.00 USDC');
-    await expect(page.getByRole('radio', { name: 'USDC on Polygon' }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('radio', { name: 'USDC on Polygon Amoy' }).isChecked()).resolves.toBe(true);
     await page.context().close();
   });
 
@@ -134,14 +135,14 @@ describe.skipIf(skipBrowserTests)('"Pay with" in Chromium', () => {
 
   test('without JavaScript: choose, press "Show payment details", and the page is the chosen method', async () => {
     const inv = await create();
-    const polygon = method(inv, 'polygon', 'USDC');
+    const polygon = method(inv, 'polygon-amoy', 'USDC');
     const page = await h.open(`/pay/${inv.id}?lang=en`, { javaScriptEnabled: false });
-    await page.getByRole('radio', { name: 'USDC on Polygon' }).check();
+    await page.getByRole('radio', { name: 'USDC on Polygon Amoy' }).check();
     await page.getByRole('button', { name: 'Show payment details' }).click();
-    await page.waitForURL((url) => url.searchParams.get('method') === 'polygon:USDC', { timeout: 5000 });
+    await page.waitForURL((url) => url.searchParams.get('method') === 'polygon-amoy:USDC', { timeout: 5000 });
     expect(new URL(page.url()).searchParams.get('lang')).toBe('en');
     await showsAddress(page, polygon.pay_address);
-    await expect(page.getByRole('radio', { name: 'USDC on Polygon' }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('radio', { name: 'USDC on Polygon Amoy' }).isChecked()).resolves.toBe(true);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('25.00 USDC');
     await page.context().close();
   });
@@ -150,8 +151,8 @@ describe.skipIf(skipBrowserTests)('"Pay with" in Chromium', () => {
     const inv = await create();
     // Only here is the CSP lifted, so that axe's own script can be injected.
     const page = await h.open(`/pay/${inv.id}`, { viewport: PHONE, bypassCSP: true });
-    await page.getByRole('radio', { name: 'USDC on Polygon' }).check();
-    await showsAddress(page, method(inv, 'polygon', 'USDC').pay_address);
+    await page.getByRole('radio', { name: 'USDC on Polygon Amoy' }).check();
+    await showsAddress(page, method(inv, 'polygon-amoy', 'USDC').pay_address);
     expect(await accessibilityProblems(page, 'methods', PHONE.width)).toEqual([]);
     await page.context().close();
   });

@@ -31,9 +31,10 @@ beforeAll(async () => {
   const several = {
     currency: 'USD',
     payment_methods: [
+      // Test networks only beside the sandbox (contract §21).
       { network: 'sandbox', currency: 'USDT' },
-      { network: 'tron', currency: 'USDT' },
-      { network: 'polygon', currency: 'USDC' },
+      { network: 'tron-nile', currency: 'USDT' },
+      { network: 'polygon-amoy', currency: 'USDC' },
     ],
     evm_xpub: TEST_XPUB,
     tron_xpub: TRON_TEST_XPUB,
@@ -59,12 +60,12 @@ describe.skipIf(skipBrowserTests)('the refund claim page in Chromium', () => {
   test('the payer chooses TRON, a wrong address is explained in place, the right one makes the refund ready', async () => {
     const page = await h.open(`${links.claim}?lang=en`, { viewport: VIEWPORTS.phone });
     await page.getByRole('radiogroup', { name: 'Receive as' }).waitFor();
-    await page.getByRole('radio', { name: 'USDT on TRON' }).check();
+    await page.getByRole('radio', { name: 'USDT on TRON Nile' }).check();
     await page.getByLabel('Refund address').fill(ADDRESS);
     await page.getByRole('button', { name: 'Request refund' }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('Enter a TRON address');
-    expect(await page.getByRole('radio', { name: 'USDT on TRON' }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'USDT on TRON Nile' }).isChecked()).toBe(true);
     const tron = 'TARkPnaSRKSg6ZAUbJGMGvBstELj7VS3Br';
     await page.getByLabel('Refund address').fill(tron);
     await page.getByRole('button', { name: 'Request refund' }).click();

@@ -83,9 +83,10 @@ describe.skipIf(skipBrowserTests || !target)('screenshots for docs/payment-page.
     const methods = await sandboxProject(h.t.app, ADMIN_TOKEN, {
       currency: 'USD',
       payment_methods: [
-        { network: 'tron', currency: 'USDT' },
-        { network: 'polygon', currency: 'USDC' },
-        { network: 'base', currency: 'USDC' },
+        // Test networks only beside the sandbox (contract §21).
+        { network: 'tron-nile', currency: 'USDT' },
+        { network: 'polygon-amoy', currency: 'USDC' },
+        { network: 'base-sepolia', currency: 'USDC' },
         { network: 'sandbox', currency: 'USDT' },
       ],
       evm_xpub: TEST_XPUB,
@@ -99,7 +100,7 @@ describe.skipIf(skipBrowserTests || !target)('screenshots for docs/payment-page.
       ['paid-return', `/pay/${back.id}?lang=en`],
       ['waiting-polygon', `/pay/${(await polygon('25.00')).id}?lang=en`],
       ['waiting-tron', `/pay/${(await tron('25.00')).id}?lang=en`],
-      ['waiting-methods', `/pay/${(await methods('25.00')).id}?method=polygon:USDC&lang=en`],
+      ['waiting-methods', `/pay/${(await methods('25.00')).id}?method=polygon-amoy:USDC&lang=en`],
       ['paid-methods', `/pay/${methodsPaid.id}?lang=en`],
       ['waiting-dark', `/pay/${h.ids.waiting}?lang=en`, 'dark'],
       ['branded', `/pay/${await brandedInvoice()}?lang=en`],

@@ -46,7 +46,7 @@ export interface Checkout {
   label: (network: string) => string;
   /** The chosen method's network as the payer reads it. */
   networkLabel: string;
-  /** What the header's badge names (methods.ts badgeNetworks); undefined: no badge. */
+  /** What the header's badge names (methods.ts badgeNetworks), test for a test invoice; undefined: no badge. */
   badge: { label: string; test: boolean } | undefined;
   /** What is still to be sent (lifecycle.outstanding). */
   due: Money;
@@ -126,7 +126,8 @@ export async function loadCheckout(
     networkLabel: label(method.network),
     badge:
       badge.length > 0
-        ? { label: badge.map(label).join(' + '), test: badge.every((n) => n === SANDBOX) }
+        ? // Test money is marked as such (contract §21): the sandbox and testnets alike.
+          { label: badge.map(label).join(' + '), test: !row.livemode }
         : undefined,
     due,
     payable: invoice.status === 'pending' && (state === 'waiting' || state === 'detected') && due > 0n,

@@ -168,7 +168,10 @@ describe('a project with a payout address', () => {
       id: started.id,
       status: 'confirmed',
       gas_used: expect.any(Number),
+      // The local chain is configured as a testnet (contract §21).
+      livemode: false,
     });
+    expect(body.livemode).toBe(false);
     // Nothing is left to collect.
     const again = await admin('POST', { network: LOCAL });
     expect(again.statusCode).toBe(422);
