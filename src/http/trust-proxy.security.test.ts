@@ -30,10 +30,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** GET /v1/merchant/me over a real connection from `from`, as the client named in X-Forwarded-For. */
-function me(from: string, headers: Record<string, string>): Promise<number> {
+function me(from: string, headers: Record<string, string>, to = port): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path: '/v1/merchant/me', localAddress: from, headers },
+      { host: '127.0.0.1', port: to, path: '/v1/merchant/me', localAddress: from, headers },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -44,8 +44,8 @@ function me(from: string, headers: Record<string, string>): Promise<number> {
   });
 }
 
-const addressesLogged = (path: string) =>
-  t.logs
+const addressesLogged = (path: string, app = t) =>
+  app.logs
     .filter((l) => (l.req as { url?: string } | undefined)?.url === path)
     .map((l) => (l.req as { remoteAddress?: string }).remoteAddress);
 
@@ -75,5 +75,19 @@ describe('from an address that is not a trusted proxy', () => {
     expect(await me(STRANGER, { 'x-forwarded-for': '198.18.0.200', ...BAD_KEY })).toBe(429);
     expect(addressesLogged('/v1/merchant/me')).toContain(STRANGER);
     expect(addressesLogged('/v1/merchant/me')).not.toContain('198.18.0.1');
+  });
+});
+
+describe('a number of hops', () => {
+  test('1: the socket is the proxy, the last address it forwards is the client, whatever came before', async () => {
+    const hops = await startTestApp({ clock, env: { PAYDESK_TRUST_PROXY: '1' } });
+    try {
+      await hops.app.listen({ port: 0, host: '127.0.0.1' });
+      const to = (hops.app.server.address() as AddressInfo).port;
+      await me(STRANGER, { 'x-forwarded-for': '203.0.113.50, 192.0.2.60', ...BAD_KEY }, to);
+      expect(addressesLogged('/v1/merchant/me', hops)).toEqual(['192.0.2.60']);
+    } finally {
+      await hops.close();
+    }
   });
 });

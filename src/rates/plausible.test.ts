@@ -33,7 +33,8 @@ beforeAll(async () => {
       PAYDESK_RATE_KRAKEN_URL: server.url,
       PAYDESK_RATE_COINBASE_URL: server.url,
       PAYDESK_RATE_ECB_URL: server.url,
-      PAYDESK_RATE_TIMEOUT_MS: '300',
+      // No source here hangs (a down one resets): a long bound only keeps a loaded machine from timing out.
+      PAYDESK_RATE_TIMEOUT_MS: '5000',
       PAYDESK_RATE_CACHE_SECONDS: String(CACHE_MS / 1000),
     },
   });
