@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import { SANDBOX } from '../networks/network.js';
-import { rpcVariable } from '../networks/rpc-settings.js';
 import * as repo from './repository.js';
+import type { Watching } from './watched.js';
 
 export const WATCH_STATUSES = ['ok', 'lagging', 'unwatched'] as const;
 export type WatchStatus = (typeof WATCH_STATUSES)[number];
@@ -20,19 +20,19 @@ export interface NetworkWatch {
 
 /**
  * Sandbox (always watched: its payments are made by hand), then every network of the registry.
- * A network without an RPC URL is `unwatched`; one whose watcher found its node behind the blocks
+ * A network without an RPC URL, or whose node has not answered this instance since it started, is
+ * `unwatched` (watched.ts); one whose watcher found its node behind the blocks
  * Paydesk has already read is `lagging` (recorded by the watcher, so every instance answers alike).
  */
 export async function networkWatches(
   db: Kysely<Database>,
   networks: NetworkRegistry,
+  watching: Watching,
 ): Promise<NetworkWatch[]> {
   const lags = new Map((await repo.lags(db)).map((l) => [l.network, l]));
   const chains = networks.all().map((n): NetworkWatch => {
-    if (n.rpcUrl === undefined) {
-      const reason = `no RPC URL is configured (${rpcVariable(n.name)})`;
-      return { network: n.name, status: 'unwatched', reason, since: null };
-    }
+    const reason = watching.unwatched(n.name);
+    if (reason !== null) return { network: n.name, status: 'unwatched', reason, since: null };
     const lag = lags.get(n.name);
     if (lag?.lag_reason) {
       return { network: n.name, status: 'lagging', reason: lag.lag_reason, since: lag.lagging_since };

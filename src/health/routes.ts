@@ -52,7 +52,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return sendError(request, reply, 503, 'INTERNAL_SERVER_ERROR', 'The database is unreachable');
       }
       const redis = app.limiter.status;
-      const networks = await networkWatches(app.db, app.config.networks);
+      const networks = await networkWatches(app.db, app.config.networks, app.watching);
       return ok(request, 'Paydesk is up', {
         status: 'ok' as const,
         version: app.config.version,

@@ -1,13 +1,12 @@
 import type { Branding } from '../../branding/branding.js';
 import { MAX_LOGO_BYTES, MAX_LOGO_SIDE } from '../../branding/logo.js';
 import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from '../../merchants/merchant.js';
-import type { Catalog } from '../../merchants/service.js';
 import type { FamilyName } from '../../networks/family.js';
 import type { AddressPreview } from '../../networks/preview.js';
 import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { csrf, errorSummary, type PageMessage, ROOT, shell } from '../layout.js';
-import { type PaymentForm, paymentFields } from './payment-settings.js';
+import { type PaymentForm, paymentFields, type SettingsCatalog } from './payment-settings.js';
 
 /** The Settings form as it is sent: text as typed. */
 export interface SettingsForm extends PaymentForm {
@@ -17,7 +16,7 @@ export interface SettingsForm extends PaymentForm {
 
 export function settingsPage(
   ctx: DashboardContext,
-  catalog: Catalog,
+  catalog: SettingsCatalog,
   form: SettingsForm,
   opts: {
     errors?: readonly PageMessage[];
