@@ -65,7 +65,8 @@ export function startNodeProbe(
         timers.delete(timer);
         void check(n);
       },
-      answered.has(n.name) ? t.intervalMs : t.retryMs,
+      // Soon again while anything is still unknown; every few minutes once known.
+      answered.has(n.name) && (n.family !== 'evm' || factory.has(n.name)) ? t.intervalMs : t.retryMs,
     );
     timer.unref();
     timers.add(timer);

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import { SANDBOX } from '../networks/network.js';
 import * as repo from './repository.js';
-import type { Watching } from './watched.js';
+import type { ForwarderStatus, Watching } from './watched.js';
 
 export const WATCH_STATUSES = ['ok', 'lagging', 'unwatched'] as const;
 export type WatchStatus = (typeof WATCH_STATUSES)[number];
@@ -16,6 +16,8 @@ export interface NetworkWatch {
   reason: string | null;
   /** Since when it has been `lagging`; null otherwise. */
   since: Date | null;
+  /** On a watched EVM network, whether forwarder addresses can be offered there; null elsewhere. */
+  forwarders: ForwarderStatus | null;
 }
 
 /**
@@ -32,12 +34,15 @@ export async function networkWatches(
   const lags = new Map((await repo.lags(db)).map((l) => [l.network, l]));
   const chains = networks.all().map((n): NetworkWatch => {
     const reason = watching.unwatched(n.name);
-    if (reason !== null) return { network: n.name, status: 'unwatched', reason, since: null };
+    if (reason !== null)
+      return { network: n.name, status: 'unwatched', reason, since: null, forwarders: null };
+    const forwarders = n.family === 'evm' ? watching.forwarders(n.name) : null;
     const lag = lags.get(n.name);
     if (lag?.lag_reason) {
-      return { network: n.name, status: 'lagging', reason: lag.lag_reason, since: lag.lagging_since };
+      const since = lag.lagging_since;
+      return { network: n.name, status: 'lagging', reason: lag.lag_reason, since, forwarders };
     }
-    return { network: n.name, status: 'ok', reason: null, since: null };
+    return { network: n.name, status: 'ok', reason: null, since: null, forwarders };
   });
-  return [{ network: SANDBOX, status: 'ok', reason: null, since: null }, ...chains];
+  return [{ network: SANDBOX, status: 'ok', reason: null, since: null, forwarders: null }, ...chains];
 }

@@ -39,12 +39,13 @@ describe('with the database up', () => {
           })),
           // Sandbox is always watched; the built-in networks have no RPC URL here (contract §21).
           networks: expect.arrayContaining([
-            { network: 'sandbox', status: 'ok', reason: null, since: null },
+            { network: 'sandbox', status: 'ok', reason: null, since: null, forwarders: null },
             {
               network: 'ethereum',
               status: 'unwatched',
               reason: 'no RPC URL is configured (PAYDESK_RPC_ETHEREUM)',
               since: null,
+              forwarders: null,
             },
           ]),
         },
