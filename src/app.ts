@@ -14,6 +14,8 @@ import { guardAdminApi } from './admin/authorize.js';
 import { metricsRoutes } from './admin/metrics.js';
 import { brandingAdminRoutes } from './branding/admin.routes.js';
 import { BrandingSchema } from './branding/branding.js';
+import { type ProbeTiming, startNodeProbe } from './chains/probe.js';
+import { type Watching, watching } from './chains/watched.js';
 import { sendPageNotFound } from './checkout/errors.js';
 import { refundClaimRoutes } from './checkout/refund.routes.js';
 import { checkoutRoutes } from './checkout/routes.js';
@@ -69,6 +71,8 @@ declare module 'fastify' {
     checkFields(schema: object, value: unknown): FieldError[];
     /** Exchange rates for invoices priced in other currencies (contract §19). */
     rates: RateBook;
+    /** Which networks (and forwarders) may be offered to payers, as this instance knows (contract §21). */
+    watching: Watching;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -93,6 +97,8 @@ export interface AppDeps {
    * its own, sharing quotes through the database.
    */
   rates?: RateBook | undefined;
+  /** How often the nodes are asked whether they answer and have the forwarder factory (tests shorten it). */
+  probeTiming?: Partial<ProbeTiming> | undefined;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -170,6 +176,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // /v1/health and the metrics read the book by the database handle, asking no source.
   attachRateBook(deps.database.db, rates);
   app.decorate('rates', rates);
+  // Every instance asks the nodes itself, at start and every few minutes: it serves once they answered
+  // (or a few seconds passed), so its first invoices already leave unwatched networks out.
+  const probe = startNodeProbe(deps.config.networks, app.log, deps.probeTiming);
+  app.decorate('watching', watching(deps.config.networks, probe));
+  app.addHook('onReady', () => probe.started);
+  app.addHook('onClose', async () => probe.stop());
   app.decorate('checkFields', validation.check);
   app.decorate(
     'authenticator',

@@ -1,9 +1,10 @@
 import { observeOne } from '../src/invoices/observe.js';
 import { money } from '../src/money/money.js';
 import { createInvoice, type Merchant, type TestApp } from './app.js';
+import { watchedRpc } from './watched-node.js';
 
 /**
- * A project collecting on an EVM network whose node is not running (contract §16), for the tests of
+ * A project collecting on an EVM network (contract §16), for the tests of
  * "Collect now" and the Collections page: they take deposits and answer; sending them is the
  * collector's, a worker none of these runs (src/collections/collect.test.ts, on a real chain).
  */
@@ -11,7 +12,11 @@ export const COLLECTING_NETWORK = 'evmtest';
 export const PAYOUT = '0x52908400098527886E0F7030069857D2E4169EE7';
 export const COLLECTOR_KEY = `0x${'11'.repeat(32)}`;
 
-/** The network, its (unanswered) RPC URL and, unless `collectorKey` is false, a collector key. */
+/**
+ * The network, its RPC URL (the run's shared node, with the forwarder factory: a network whose node
+ * never answered, or without the factory, offers no forwarder, contract §21) and, unless
+ * `collectorKey` is false, a collector key.
+ */
 export function collectingEnv(options: { collectorKey?: boolean } = {}): Record<string, string> {
   const network = {
     name: COLLECTING_NETWORK,
@@ -25,7 +30,7 @@ export function collectingEnv(options: { collectorKey?: boolean } = {}): Record<
   };
   return {
     PAYDESK_NETWORKS: JSON.stringify([network]),
-    PAYDESK_RPC_EVMTEST: 'http://127.0.0.1:9',
+    ...watchedRpc(COLLECTING_NETWORK),
     ...(options.collectorKey === false ? {} : { PAYDESK_COLLECTOR_KEY: COLLECTOR_KEY }),
   };
 }

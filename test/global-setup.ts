@@ -8,6 +8,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrate } from '../src/db/migrate.js';
 import { buildPaydesk } from './build.js';
+import { startChain, stopAllChains } from './chain.js';
+import { installFactory } from './forwarders.js';
 import { type DemoTemplate, killAll, makeDemoTemplate } from './process.js';
 
 /**
@@ -20,7 +22,10 @@ export default async function setup({ provide }: { provide: (key: string, value:
   const buildDir = path.join(tmpdir(), `paydesk-build-${process.pid}`);
   const templateDir = path.join(tmpdir(), `paydesk-template-${process.pid}`);
   const teardown = () =>
-    Promise.all([templateDir, buildDir].map((d) => rm(d, { recursive: true, force: true })));
+    Promise.all([
+      stopAllChains(),
+      ...[templateDir, buildDir].map((d) => rm(d, { recursive: true, force: true })),
+    ]);
   // Side by side: esbuild, then the demo folder's first start, each in a process of its own, while
   // PGlite initialises here.
   const built = buildPaydesk(buildDir);
@@ -28,7 +33,12 @@ export default async function setup({ provide }: { provide: (key: string, value:
   template.catch(() => {});
   // PGlite's WebAssembly on V8's baseline compiler only, as in the workers (vitest.config.ts).
   setFlagsFromString('--liftoff-only');
+  // One Hardhat node, with the forwarder factory, for tests whose networks need a node that answers
+  // (contract §21: a network whose node never answered is not offered) but not a chain of their own.
+  const node = sharedNode();
+  node.catch(() => {});
   if (!process.env.TEST_DATABASE_URL) provide('pgliteSnapshot', await pgliteSnapshot());
+  provide('sharedNodeUrl', await node);
   provide('paydeskBuild', await built);
   provide('demoTemplate', await template);
   return teardown;
@@ -44,6 +54,12 @@ async function demoTemplate(dir: string, build: string): Promise<DemoTemplate> {
   } finally {
     await killAll();
   }
+}
+
+async function sharedNode(): Promise<string> {
+  const chain = await startChain();
+  await installFactory(chain);
+  return chain.rpcUrl;
 }
 
 async function pgliteSnapshot(): Promise<string> {
@@ -65,5 +81,6 @@ declare module 'vitest' {
     pgliteSnapshot: string;
     demoTemplate: DemoTemplate;
     paydeskBuild: string;
+    sharedNodeUrl: string;
   }
 }

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Where each network's watcher has got to: the last block fully processed, and its hash. */
 export interface ChainCursorTable {
   network: string;
@@ -5,6 +7,10 @@ export interface ChainCursorTable {
   block_number: string;
   block_hash: string;
   updated_at: Date;
+  /** Since when the node has been behind the cursor (contract §21: waited for, not a reorganisation). */
+  lagging_since: Generated<Date | null>;
+  /** Why, in words, for /v1/health; null while the node keeps up. */
+  lag_reason: Generated<string | null>;
 }
 
 /** Hashes of recently processed blocks, to find the common ancestor after a reorganisation. */

@@ -8,12 +8,13 @@ import {
   seedFromMnemonic,
   TEST_XPUB,
 } from '../../test/chain/wallet.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 
 // Chain projects through the admin API, and the deposit addresses of their invoices. No node is
 // needed: a network is known from the registry whether or not it has an RPC URL.
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: watchedBuiltins() });
 });
 afterAll(async () => {
   await t?.close();

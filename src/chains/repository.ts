@@ -67,6 +67,27 @@ export function recentBlocks(db: Db, network: string, below: bigint, limit: numb
     .execute();
 }
 
+/**
+ * Records that the node lags behind the cursor (a reason), or keeps up again (null). Only a change
+ * is written: the first time a lag is seen sets `lagging_since`, a longer lag keeps it.
+ */
+export async function setLag(db: Db, network: string, reason: string | null, now: Date) {
+  await db
+    .updateTable('chain_cursors')
+    .set(
+      reason === null
+        ? { lagging_since: null, lag_reason: null }
+        : (eb) => ({ lagging_since: eb.fn.coalesce('lagging_since', eb.val(now)), lag_reason: reason }),
+    )
+    .where('network', '=', network)
+    .execute();
+}
+
+/** Every watched network's lag as its watcher last recorded it (for /v1/health). */
+export function lags(db: Db) {
+  return db.selectFrom('chain_cursors').select(['network', 'lagging_since', 'lag_reason']).execute();
+}
+
 /** Old block hashes are only needed as far back as a reorganisation can reach. */
 export function pruneBlocks(db: Db, network: string, below: bigint) {
   return db

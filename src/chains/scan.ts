@@ -85,10 +85,15 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
   const head = await reader.head();
   // A block at or below this one has `confirmations` blocks, itself included: its payments are final.
   const buriedUpTo = head - BigInt(network.confirmations) + 1n;
-  let cursor = await cursorOrStart(ctx, head);
-  if ((await reader.blockHash(cursor.number)) !== cursor.hash) {
-    cursor = await followReorg(ctx, cursor);
-  }
+  const { lag, ...start } = await cursorOrStart(ctx, head);
+  let cursor: BlockRef = start;
+  const atCursor = head < cursor.number ? null : await reader.blockHash(cursor.number);
+  // Only a block whose hash changed is a reorganisation (contract §21). A node that does not know a
+  // block Paydesk has already read (its head is below it, or one node of a pool is behind the one that
+  // answered the head) lags: it is waited for, and nothing it has not seen yet is reversed.
+  if (atCursor === null) return waitForNode(ctx, cursor, head, lag);
+  if (lag !== null) await repo.setLag(ctx.db, network.name, null, ctx.now());
+  if (atCursor !== cursor.hash) cursor = await followReorg(ctx, cursor);
   const from = cursor.number + 1n;
   const to = min(head, cursor.number + BigInt(network.maxBlockRange));
   if (from <= to) {
@@ -119,9 +124,12 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
   return cursor.number < head;
 }
 
-async function cursorOrStart(ctx: ScanContext, head: bigint): Promise<BlockRef> {
+/** The cursor, with the lag its watcher last recorded (null: the node kept up). */
+type Cursor = BlockRef & { lag: string | null };
+
+async function cursorOrStart(ctx: ScanContext, head: bigint): Promise<Cursor> {
   const row = await repo.cursorOf(ctx.db, ctx.network.name);
-  if (row) return { number: BigInt(row.block_number), hash: row.block_hash };
+  if (row) return { number: BigInt(row.block_number), hash: row.block_hash, lag: row.lag_reason };
   // A network watched for the first time starts where its oldest open invoice was created: no earlier
   // block can pay one. With no open invoice, it starts at the head.
   const oldest = await oldestOpenInvoice(ctx.db, ctx.network.family, ctx.now());
@@ -132,7 +140,25 @@ async function cursorOrStart(ctx: ScanContext, head: bigint): Promise<BlockRef> 
   await ctx.db
     .transaction()
     .execute((tx) => repo.advance(tx, ctx.network.name, [{ number, hash }], ctx.now()));
-  return { number, hash };
+  return { number, hash, lag: null };
+}
+
+/**
+ * The node is behind the cursor: record why (for /v1/health, only when it changed) and end the step
+ * without reading, reversing or confirming anything. The job runs again after its interval.
+ */
+async function waitForNode(
+  ctx: ScanContext,
+  cursor: BlockRef,
+  head: bigint,
+  recorded: string | null,
+): Promise<false> {
+  const reason =
+    head < cursor.number
+      ? `the node's newest block is ${head}, behind block ${cursor.number} that Paydesk has already read`
+      : `the node does not know block ${cursor.number} yet, which Paydesk has already read`;
+  if (reason !== recorded) await repo.setLag(ctx.db, ctx.network.name, reason, ctx.now());
+  return false;
 }
 
 /** Block timestamps and our clock may disagree a little; starting a few minutes early costs nothing. */

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createInvoice, createMerchant, type Merchant, startTestApp, type TestApp } from '../../test/app.js';
 import { TEST_XPUB } from '../../test/chain/wallet.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 import { observeOne } from '../invoices/observe.js';
 import { money } from '../money/money.js';
 
 let t: TestApp;
 let m: Merchant;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: watchedBuiltins() });
   m = await createMerchant(t.app, { network: 'polygon', currency: 'USDC', xpub: TEST_XPUB });
 });
 afterAll(() => t.close());

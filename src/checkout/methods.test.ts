@@ -9,6 +9,7 @@ import {
   type TestApp,
 } from '../../test/app.js';
 import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 import { observeOne } from '../invoices/observe.js';
 import { money } from '../money/money.js';
 import { methodLabel, type PaymentMethod } from '../networks/methods.js';
@@ -35,7 +36,7 @@ const SANDBOX_METHODS: PaymentMethod[] = [
   { network: 'sandbox', currency: 'USDC' },
 ];
 beforeAll(async () => {
-  t = await startTestApp({ clock });
+  t = await startTestApp({ clock, env: watchedBuiltins() });
   mixed = await createMerchant(t.app, {
     currency: 'USD',
     payment_methods: METHODS,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createInvoice, createMerchant, type Merchant, startTestApp, type TestApp } from '../../test/app.js';
 import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 import { qrSvg } from '../web/qr.js';
 import { addressGroups } from './page.js';
 
@@ -9,7 +10,7 @@ import { addressGroups } from './page.js';
 let t: TestApp;
 let m: Merchant;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: watchedBuiltins() });
   m = await createMerchant(t.app, {
     name: 'Tea shop',
     network: 'tron',

@@ -74,7 +74,7 @@ export const brandingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await run(change(ctx, app.clock()));
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
-      const page = settingsPage(ctx, app.config, currentForm(ctx.project), {
+      const page = settingsPage(ctx, { ...app.config, watching: app.watching }, currentForm(ctx.project), {
         branding: await brandingOf(app, ctx.project.id),
         brandingErrors: validationMessages(err),
       });

@@ -82,7 +82,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ctx = request.dashboard;
       const form = currentForm(ctx.project);
       return reply.type(html).send(
-        settingsPage(ctx, app.config, form, {
+        settingsPage(ctx, { ...app.config, watching: app.watching }, form, {
           previews: previewsOf(networks, form).previews,
           notice: request.query.saved ? 'Settings saved.' : undefined,
           branding: await brandingOf(app, ctx.project.id),
@@ -100,7 +100,10 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .code(status)
         .type(html)
         .send(
-          settingsPage(ctx, app.config, form, { ...opts, branding: await brandingOf(app, ctx.project.id) }),
+          settingsPage(ctx, { ...app.config, watching: app.watching }, form, {
+            ...opts,
+            branding: await brandingOf(app, ctx.project.id),
+          }),
         );
     if (intent === 'preview') {
       const { previews, errors } = previewsOf(networks, form);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { admin, type Merchant, startTestApp, type TestApp } from '../../test/app.js';
 import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 import { type DashboardUser, merchantWithOwner } from '../../test/dashboard.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 
 /**
  * Settings through the real app (contract §13, §15, §17): what the form shows, what a save changes
@@ -9,7 +10,7 @@ import { type DashboardUser, merchantWithOwner } from '../../test/dashboard.js';
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: watchedBuiltins() });
 });
 afterAll(() => t.close());
 

@@ -14,6 +14,7 @@ import {
 import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 import { COLLECTING_NETWORK, collectingEnv, confirmedDeposit, PAYOUT } from '../../test/collecting.js';
 import { inviteAndAccept, signIn } from '../../test/dashboard.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 
 type Json = Record<string, any>;
 interface Operation {
@@ -201,7 +202,7 @@ let t: TestApp;
 let doc: Json;
 let m: Merchant;
 beforeAll(async () => {
-  t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true', ...watchedBuiltins() } });
   const res = await t.app.inject({ url: '/v1/openapi.json' });
   expect(res.statusCode).toBe(200);
   doc = res.json();

@@ -37,6 +37,17 @@ describe('with the database up', () => {
             checked_at: null,
             reason: null,
           })),
+          // Sandbox is always watched; the built-in networks have no RPC URL here (contract §21).
+          networks: expect.arrayContaining([
+            { network: 'sandbox', status: 'ok', reason: null, since: null, forwarders: null },
+            {
+              network: 'ethereum',
+              status: 'unwatched',
+              reason: 'no RPC URL is configured (PAYDESK_RPC_ETHEREUM)',
+              since: null,
+              forwarders: null,
+            },
+          ]),
         },
         trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       });

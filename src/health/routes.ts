@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
+import { networkWatches } from '../chains/status.js';
 import { HEALTH_CHECK_MS, within } from '../db/bounds.js';
 import { ok, sendError } from '../http/envelope.js';
 import { errorResponses, StringEnum, Success } from '../http/schemas.js';
+import { NetworksSchema } from './networks.js';
 import { RateSourcesSchema, rateSourcesOf } from './rate-sources.js';
 
 /**
@@ -33,6 +35,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 }),
               ),
               rate_sources: RateSourcesSchema,
+              networks: NetworksSchema,
             }),
             'The service and its database answer',
           ),
@@ -49,12 +52,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return sendError(request, reply, 503, 'INTERNAL_SERVER_ERROR', 'The database is unreachable');
       }
       const redis = app.limiter.status;
+      const networks = await networkWatches(app.db, app.config.networks, app.watching);
       return ok(request, 'Paydesk is up', {
         status: 'ok' as const,
         version: app.config.version,
         database: 'ok' as const,
         ...(redis ? { redis } : {}),
         rate_sources: rateSourcesOf(app),
+        networks: networks.map((n) => ({ ...n, since: n.since?.toISOString() ?? null })),
       });
     },
   );

@@ -144,6 +144,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           networks: app.config.networks,
           rates: app.rates,
           dustPercent: app.config.dustPercent,
+          watching: app.watching,
         },
       );
       reply.code(201).header('Location', `/v1/merchant/invoices/${invoice.id}`);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Watching } from '../chains/watched.js';
 import type { Database } from '../db/schema.js';
 import { FACTORY_ADDRESS, forwarderAddress } from '../forwarders/address.js';
 import { invoiceSalt } from '../forwarders/salt.js';
@@ -19,6 +20,7 @@ import { requestFingerprint, reusedKeyError } from './idempotency.js';
 import { toInvoice } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
 import { opened, schedule } from './lifecycle.js';
+import { evmDeposit, watchedMethods } from './offer.js';
 import { atPar, priceInvoice } from './pricing.js';
 import type { InvoiceWithPayments } from './repository.js';
 import * as repo from './repository.js';
@@ -49,6 +51,8 @@ export interface InvoiceContext {
   rates: RateBook;
   /** PAYDESK_DUST_PERCENT: kept by the invoice for its lifetime (contract §21). */
   dustPercent: string;
+  /** Which networks (and forwarders) may be offered to payers (contract §21). */
+  watching: Watching;
 }
 
 /** Creates a pending invoice on the caller's project; currency, network and expiry come from the project. */
@@ -63,7 +67,12 @@ export async function createInvoice(
   if (!amount.ok) {
     throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
   }
-  const methods = offeredMethods(ctx.networks, principal, input.network ?? undefined).map((m) => {
+  const wanted = watchedMethods(
+    offeredMethods(ctx.networks, principal, input.network ?? undefined),
+    ctx.watching,
+  );
+  const deposit = evmDeposit(wanted, principal, ctx.networks, ctx.watching);
+  const methods = deposit.methods.map((m) => {
     const decimals = tokenDecimals(ctx.networks, m);
     // Methods are checked against the registry when set; a network since removed cannot be offered.
     if (decimals === undefined) throw new Error(`${m.currency} on ${m.network} is no longer configured`);
@@ -106,9 +115,10 @@ export async function createInvoice(
   const expiresAt = new Date(ctx.now.getTime() + principal.invoiceTtlSeconds * 1000);
   const toleranceBasisPoints = Math.round(Number(principal.tolerancePercent) * 100);
   const { dueAt, openUntil } = schedule(opened(priced.tokenAmount, expiresAt, toleranceBasisPoints));
-  const forwarder = principal.payoutAddress
-    ? forwarderAddress(FACTORY_ADDRESS, principal.payoutAddress, invoiceSalt(principal.projectId, id))
-    : undefined;
+  const forwarder =
+    deposit.forwarder && principal.payoutAddress
+      ? forwarderAddress(FACTORY_ADDRESS, principal.payoutAddress, invoiceSalt(principal.projectId, id))
+      : undefined;
   const addresses = await newDepositAddresses(db, ctx.networks, principal.projectId, methods, id, forwarder);
   const offered = methods.map((m) => {
     const kind = addressKind(ctx.networks, m.network) as AddressKind;

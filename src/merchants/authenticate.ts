@@ -23,6 +23,8 @@ export interface Principal {
   invoiceTtlSeconds: number;
   /** Where EVM deposits are collected to; set, EVM deposit addresses are forwarders (contract §16). */
   payoutAddress: string | null;
+  /** Whether EVM deposit addresses can be derived from an xpub (where forwarders cannot be offered). */
+  hasEvmXpub: boolean;
   /**
    * Re-reads the key and throws the auth error it now deserves (revoked, deactivated). Operations run
    * their SQL guarded by `liveKey(keyId)` and call this when the guard fails, so a principal served
@@ -118,6 +120,7 @@ export async function createAuthenticator(deps: {
       tolerancePercent: verified.underpayment_tolerance_percent,
       invoiceTtlSeconds: verified.invoice_ttl_seconds,
       payoutAddress: verified.payout_address,
+      hasEvmXpub: verified.has_evm_xpub,
       confirm: () => confirm(hash),
     };
     let lastUsedAt = verified.last_used_at?.getTime() ?? 0;

@@ -10,12 +10,13 @@ import {
   TRON_COIN,
   TRON_TEST_XPUB,
 } from '../../test/chain/wallet.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 
 // TRON projects through the admin API (contract §8, §14): settings, deposit addresses of invoices, and
 // the address preview the dashboard's settings page shows. No node is needed.
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: watchedBuiltins() });
 });
 afterAll(() => t?.close());
 

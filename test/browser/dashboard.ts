@@ -1,6 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { admin, createMerchant, type Merchant, startTestApp, type TestApp } from '../app.js';
 import { inviteAndAccept, PASSWORD } from '../dashboard.js';
+import { watchedBuiltins } from '../watched-node.js';
 import { type Receiver, startReceiver, startTestWorker } from '../webhooks.js';
 import { closeAfterTest, closeContexts, sharedChromium } from './chromium.js';
 
@@ -26,7 +27,7 @@ export interface DashboardHarness {
  * owner and a viewer, a local webhook receiver, and the system Chromium.
  */
 export async function startDashboardHarness(): Promise<DashboardHarness> {
-  const t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  const t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true', ...watchedBuiltins() } });
   const worker = await startTestWorker(t);
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const m = await createMerchant(t.app, { name: 'Acme Coffee Roasters' });

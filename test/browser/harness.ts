@@ -1,5 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { ADMIN_TOKEN, manualClock, startTestApp, type TestApp } from '../app.js';
+import { watchedBuiltins } from '../watched-node.js';
 import { closeAfterTest, closeContexts, sharedChromium } from './chromium.js';
 import { type State, sandboxProject, seedStates, simulate } from './seed.js';
 
@@ -25,7 +26,7 @@ export interface Harness {
 /** The real app on a real port, one invoice per state, and the system Chromium. */
 export async function startHarness(): Promise<Harness> {
   const clock = manualClock();
-  const t = await startTestApp({ clock });
+  const t = await startTestApp({ clock, env: watchedBuiltins() });
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const ids = await seedStates(t.app, ADMIN_TOKEN, clock);
   const browser = await sharedChromium();

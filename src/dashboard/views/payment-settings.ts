@@ -1,3 +1,4 @@
+import type { Watching } from '../../chains/watched.js';
 import type { Catalog } from '../../merchants/service.js';
 import type { FamilyName } from '../../networks/family.js';
 import { isTestNetwork } from '../../networks/livemode.js';
@@ -72,18 +73,37 @@ export function parseMethodKey(key: string): PaymentMethod {
   return { network, currency } as PaymentMethod;
 }
 
-/** What people should know of a network before they accept payments on it. */
-function networkNote(networks: NetworkRegistry, name: string): string {
+/** The Settings form's view of the catalog: with what this instance knows of the networks' nodes. */
+export type SettingsCatalog = Catalog & { watching: Watching };
+
+/**
+ * What people should know of a network before they accept payments on it, beside its checkboxes:
+ * above all why its methods are not offered to payers (contract §21), in the rule's own words.
+ */
+function networkNote(catalog: SettingsCatalog, name: string, form: PaymentForm): string {
   if (name === SANDBOX) return 'simulated payments';
-  const n = networks.get(name);
+  const n = catalog.networks.get(name);
   if (!n) return 'unknown network';
-  const notes = [isTestNetwork(networks, name) ? 'testnet' : '', n.rpcUrl ? '' : 'not watched: no RPC URL'];
+  const unwatched = catalog.watching.unwatched(name);
+  const notes = [
+    isTestNetwork(catalog.networks, name) ? 'testnet' : '',
+    unwatched ? `not offered to payers: ${unwatched}` : '',
+  ];
+  const noForwarders =
+    n.family === 'evm' && form.payout_address.trim() !== '' && catalog.watching.noForwarders(name);
+  if (!unwatched && noForwarders) {
+    notes.push(
+      form.evm_xpub.trim() !== ''
+        ? `no forwarders here: ${noForwarders}; payers get the EVM xpub's addresses`
+        : `not offered to payers: ${noForwarders}, and there is no EVM xpub to use instead`,
+    );
+  }
   return notes.filter(Boolean).join(', ');
 }
 
 /** The payment part of the Settings form (contract §15): methods, invoice currency, tolerance, keys. */
 export function paymentFields(
-  catalog: Catalog,
+  catalog: SettingsCatalog,
   form: PaymentForm,
   previews: Partial<Record<FamilyName, AddressPreview>>,
 ): Html {
@@ -95,12 +115,12 @@ export function paymentFields(
   const byNetwork = [...new Set(options.map((o) => o.network))].map((network) => ({
     network,
     options: options.filter((o) => o.network === network),
-    note: networkNote(networks, network),
+    note: networkNote(catalog, network, form),
   }));
   const currency = (c: string) =>
     html`<option value="${c}"${c === form.currency ? html` selected` : ''}>${c}</option>`;
   return html`<fieldset class="methods"><legend>Payment methods</legend>
-<p class="hint">Payers choose among these on the payment page. Live networks and test ones (the sandbox and testnets) cannot be mixed in one project. A network that is not watched has no RPC URL: the operator sets one (PAYDESK_RPC_&lt;NAME&gt;) before its payments are seen.</p>
+<p class="hint">Payers choose among these on the payment page. Live networks and test ones (the sandbox and testnets) cannot be mixed in one project. A method whose network is not watched (no RPC URL, or its node has not answered) is not offered to payers: the operator sets one (PAYDESK_RPC_&lt;NAME&gt;) before its payments are seen.</p>
 <ul>${byNetwork.map(
     (g) =>
       html`<li>${g.options.map(

@@ -1,14 +1,13 @@
 import type { Branding } from '../../branding/branding.js';
 import { MAX_LOGO_BYTES, MAX_LOGO_SIDE } from '../../branding/logo.js';
 import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from '../../merchants/merchant.js';
-import type { Catalog } from '../../merchants/service.js';
 import type { FamilyName } from '../../networks/family.js';
 import { isTestNetwork, mixesEnvironments } from '../../networks/livemode.js';
 import type { AddressPreview } from '../../networks/preview.js';
 import { type Html, html } from '../../web/html.js';
 import type { DashboardContext } from '../context.js';
 import { csrf, errorSummary, type PageMessage, ROOT, shell } from '../layout.js';
-import { type PaymentForm, paymentFields } from './payment-settings.js';
+import { type PaymentForm, paymentFields, type SettingsCatalog } from './payment-settings.js';
 
 /** The Settings form as it is sent: text as typed. */
 export interface SettingsForm extends PaymentForm {
@@ -18,7 +17,7 @@ export interface SettingsForm extends PaymentForm {
 
 export function settingsPage(
   ctx: DashboardContext,
-  catalog: Catalog,
+  catalog: SettingsCatalog,
   form: SettingsForm,
   opts: {
     errors?: readonly PageMessage[];
@@ -50,7 +49,7 @@ ${opts.branding ? brandingPanel(ctx, opts.branding, opts.brandingErrors ?? []) :
  * A project saved before live and test were kept apart (contract §21) may still mix them: say what
  * its new invoices offer meanwhile, and how to end it.
  */
-function mixedNotice(catalog: Catalog, methods: readonly { network: string }[]): Html | '' {
+function mixedNotice(catalog: SettingsCatalog, methods: readonly { network: string }[]): Html | '' {
   if (!mixesEnvironments(catalog.networks, methods)) return '';
   const names = (test: boolean) =>
     [...new Set(methods.map((m) => m.network))]
