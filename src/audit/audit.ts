@@ -31,6 +31,8 @@ export type AuditAction =
   | 'user.signed_in'
   | 'user.sign_in_failed'
   | 'user.invited'
+  | 'user.reinvited'
+  | 'user.access_reset'
   | 'user.removed'
   | 'user.password_set'
   | 'user.totp_enabled'

@@ -82,6 +82,15 @@ export function insertInvite(
     .execute();
 }
 
+/** Ends every link of the user not yet used: a new one replaces them (re-invite, reset). */
+export function deleteOpenInvites(db: Db, userId: string) {
+  return db
+    .deleteFrom('dashboard_invites')
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
 /** An invite that is neither used nor expired, with its user (still there). */
 export function findOpenInvite(db: Db, tokenHash: Buffer, now: Date) {
   return db
@@ -161,8 +170,10 @@ export function deleteSession(db: Db, tokenHash: Buffer) {
   return db.deleteFrom('dashboard_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
-export function deleteUserSessions(db: Db, userId: string, except?: Buffer) {
+/** Ends the user's sessions (but `except`); how many there were. */
+export async function deleteUserSessions(db: Db, userId: string, except?: Buffer): Promise<number> {
   let q = db.deleteFrom('dashboard_sessions').where('user_id', '=', userId);
   if (except) q = q.where('token_hash', '<>', except);
-  return q.execute();
+  const [result] = await q.execute();
+  return Number(result?.numDeletedRows ?? 0);
 }
