@@ -37,6 +37,8 @@ export type AuditAction =
   | 'user.password_set'
   | 'user.totp_enabled'
   | 'user.totp_disabled'
+  | 'user.recovery_code_used'
+  | 'user.recovery_codes_renewed'
   | 'account.created'
   | 'account.activated'
   | 'account.deactivated'

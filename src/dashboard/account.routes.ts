@@ -1,23 +1,33 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
+import { takeSecret } from '../users/form-results.js';
+import { recoveryCodesLeft, renewRecoveryCodes } from '../users/recovery-codes.js';
 import { changePassword } from '../users/service.js';
 import { beginTotp, confirmTotp, disableTotp, pendingTotp } from '../users/totp.js';
+import type { DashboardContext } from './context.js';
 import { validationMessages } from './errors.js';
 import { ROOT } from './layout.js';
-import { accountPage, enrolPage } from './views/account.js';
+import { keepForResultPage } from './once.js';
+import { accountPage, enrolPage, recoveryCodesPage } from './views/account.js';
 
 const hide = true;
 const Csrf = Type.String({ maxLength: 100 });
 const Text = Type.String({ maxLength: 1000 });
 const NOTICES: Record<string, string> = {
   password: 'Password changed. Your other sessions have ended.',
-  totp_on: 'Two-factor is on.',
   totp_off: 'Two-factor is off.',
 };
 
 /** The signed-in user's own password and two-factor: every role has this page. */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const codesLeft = async (ctx: DashboardContext) =>
+    ctx.session.totpEnabled ? recoveryCodesLeft(app.db, ctx.session.userId) : 0;
+  const showCodes = async (request: FastifyRequest, reply: FastifyReply, codes: string[]) => {
+    const form = await keepForResultPage(request, codes.join('\n'));
+    return reply.redirect(`${ROOT}/account/recovery-codes?form=${form}`, 303);
+  };
   const html = 'text/html; charset=utf-8';
   const userOf = (ctx: { session: { userId: string; email: string; accountId: string } }) => ({
     id: ctx.session.userId,
@@ -29,7 +39,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/account',
     { schema: { hide, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } },
     async (request, reply) =>
-      reply.type(html).send(accountPage(request.dashboard, { notice: NOTICES[request.query.done ?? ''] })),
+      reply.type(html).send(
+        accountPage(request.dashboard, {
+          notice: NOTICES[request.query.done ?? ''],
+          codesLeft: await codesLeft(request.dashboard),
+        }),
+      ),
   );
 
   app.post(
@@ -60,7 +75,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply
           .code(422)
           .type(html)
-          .send(accountPage(ctx, { errors: validationMessages(err) }));
+          .send(accountPage(ctx, { errors: validationMessages(err), codesLeft: await codesLeft(ctx) }));
       }
       return reply.redirect(`${ROOT}/account?done=password`, 303);
     },
@@ -87,8 +102,9 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { hide, body: Type.Object({ _csrf: Csrf, code: Text }, { additionalProperties: false }) } },
     async (request, reply) => {
       const ctx = request.dashboard;
+      let codes: string[];
       try {
-        await confirmTotp(app.db, userOf(ctx), request.body.code, app.clock());
+        codes = await confirmTotp(app.db, userOf(ctx), request.body.code, app.clock());
       } catch (err) {
         const pending = await pendingTotp(app.db, userOf(ctx));
         if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR' || !pending) throw err;
@@ -97,7 +113,45 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .type(html)
           .send(enrolPage(ctx, pending, [err.message]));
       }
-      return reply.redirect(`${ROOT}/account?done=totp_on`, 303);
+      return showCodes(request, reply, codes);
+    },
+  );
+
+  // The recovery codes just made, on this page's first load only (as a new API key is shown).
+  app.get(
+    '/account/recovery-codes',
+    { schema: { hide, querystring: Type.Object({ form: Type.Optional(Type.String({ maxLength: 100 })) }) } },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const codes = await takeSecret(app.db, ctx.session, request.query.form ?? '');
+      return reply.type(html).send(recoveryCodesPage(ctx, codes?.split('\n')));
+    },
+  );
+
+  app.post(
+    '/account/recovery-codes',
+    {
+      schema: {
+        hide,
+        body: Type.Object(
+          { _csrf: Csrf, username: Type.Optional(Text), current_password: Text },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      let codes: string[];
+      try {
+        codes = await renewRecoveryCodes(app.db, userOf(ctx), request.body.current_password, app.clock());
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
+        return reply
+          .code(422)
+          .type(html)
+          .send(accountPage(ctx, { errors: validationMessages(err), codesLeft: await codesLeft(ctx) }));
+      }
+      return showCodes(request, reply, codes);
     },
   );
 

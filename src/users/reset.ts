@@ -3,6 +3,7 @@ import { audit, OPERATOR } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { parseEmail } from './email.js';
 import { issueLink } from './links.js';
+import { removeRecoveryCodes } from './recovery-codes.js';
 import * as repo from './repository.js';
 
 export interface ResetResult {
@@ -36,6 +37,7 @@ export async function resetAccess(
       password_hash: null,
       ...(options.removeTwoFactor ? { totp_secret: null, totp_pending: null } : {}),
     });
+    if (options.removeTwoFactor) await removeRecoveryCodes(tx, user.id);
     const sessionsEnded = await repo.deleteUserSessions(tx, user.id);
     const change = { actor: OPERATOR, now: ctx.now };
     await audit(tx, user.account_id, change, 'user.access_reset', user.email);

@@ -3,6 +3,7 @@ import * as OTPAuth from 'otpauth';
 import { audit } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
+import { removeRecoveryCodes, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.js';
 import * as repo from './repository.js';
 
 /** RFC 6238 defaults every authenticator app reads: SHA-1, 6 digits, 30 s; one step either side. */
@@ -35,7 +36,10 @@ export async function pendingTotp(db: Kysely<Database>, user: { id: string; emai
   return { secret: row.totp_pending, uri: totp(row.totp_pending, user.email).toString() };
 }
 
-/** Confirms enrolment with a code from the app; only then does sign-in ask for codes. */
+/**
+ * Confirms enrolment with a code from the app; only then does sign-in ask for codes. Returns the new
+ * recovery codes, to be shown this once.
+ */
 export async function confirmTotp(
   db: Kysely<Database>,
   user: { id: string; email: string; accountId: string },
@@ -54,8 +58,9 @@ export async function confirmTotp(
     ]);
   }
   const secret = row.totp_pending;
-  await db.transaction().execute(async (tx) => {
+  return db.transaction().execute(async (tx) => {
     await repo.updateUser(tx, user.id, { totp_secret: secret, totp_pending: null });
+    const codes = await replaceRecoveryCodes(tx, user.id, now);
     await audit(
       tx,
       user.accountId,
@@ -63,6 +68,7 @@ export async function confirmTotp(
       'user.totp_enabled',
       user.email,
     );
+    return codes;
   });
 }
 
@@ -73,6 +79,7 @@ export async function disableTotp(
 ) {
   await db.transaction().execute(async (tx) => {
     await repo.updateUser(tx, user.id, { totp_secret: null, totp_pending: null });
+    await removeRecoveryCodes(tx, user.id);
     await audit(
       tx,
       user.accountId,
@@ -83,13 +90,18 @@ export async function disableTotp(
   });
 }
 
-/** The second step of a sign-in. */
-export async function verifyTotp(
+/**
+ * The second step of a sign-in: a code from the app, or one of the user's recovery codes (spent).
+ * Says which, for the audit log; undefined when neither.
+ */
+export async function verifySecondFactor(
   db: Kysely<Database>,
-  userId: string,
+  user: { id: string; email: string; accountId: string },
   code: string,
   now: Date,
-): Promise<boolean> {
-  const row = await repo.findUserById(db, userId);
-  return Boolean(row?.totp_secret && matches(row.totp_secret, row.email, code, now));
+): Promise<'app' | 'recovery code' | undefined> {
+  const row = await repo.findUserById(db, user.id);
+  if (!row?.totp_secret) return undefined;
+  if (matches(row.totp_secret, row.email, code, now)) return 'app';
+  return (await useRecoveryCode(db, user, code, now)) ? 'recovery code' : undefined;
 }

@@ -35,6 +35,14 @@ export interface DashboardSessionTable {
   expires_at: Date;
 }
 
+/** A two-factor recovery code (migration 0020): its SHA-256, used once. */
+export interface DashboardRecoveryCodeTable {
+  user_id: string;
+  code_hash: Buffer;
+  used_at: Date | null;
+  created_at: Date;
+}
+
 /** A dashboard form sent once (migration 0008): where its result is, and a secret to show once there. */
 export interface DashboardFormResultTable {
   session_hash: Buffer;
@@ -52,5 +60,6 @@ declare module '../db/schema.js' {
     dashboard_invites: DashboardInviteTable;
     dashboard_sessions: DashboardSessionTable;
     dashboard_form_results: DashboardFormResultTable;
+    dashboard_recovery_codes: DashboardRecoveryCodeTable;
   }
 }
