@@ -10,3 +10,12 @@ create table dashboard_recovery_codes (
   created_at  timestamptz not null,
   primary key (user_id, code_hash)
 );
+
+-- The RFC 6238 time step (Unix time / 30 s) of the last code from the app that was accepted: a code
+-- is accepted once, and never one older than the last (RFC 6238 §5.2), so a code seen over a shoulder
+-- or caught by a phishing page cannot be used again within its window.
+alter table dashboard_users add column totp_last_step integer;
+
+-- totp_secret and totp_pending now hold the secret sealed with AES-256-GCM under PAYDESK_SECRET_KEY
+-- ("sealed:v1:…", src/secrets/seal.ts). Secrets stored in clear by earlier versions are sealed at the
+-- next start (src/users/totp-secret.ts): that needs the key, which SQL does not have.

@@ -51,6 +51,7 @@ import { attachRateBook } from './rates/registry.js';
 import { RefundSchema } from './refunds/refund.js';
 import { refundRoutes } from './refunds/routes.js';
 import { paymentAmountFormat, sandboxRoutes } from './sandbox/admin.routes.js';
+import { loadSecretKey, type SecretKey } from './secrets/key.js';
 import { userAdminRoutes } from './users/admin.routes.js';
 import { webhookAdminRoutes } from './webhooks/admin.routes.js';
 
@@ -68,6 +69,8 @@ declare module 'fastify' {
     checkFields(schema: object, value: unknown): FieldError[];
     /** Exchange rates for invoices priced in other currencies (contract §19). */
     rates: RateBook;
+    /** The key that seals secrets at rest (src/secrets): loaded on first use unless given. */
+    secretKey: () => SecretKey;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -92,6 +95,8 @@ export interface AppDeps {
    * its own, sharing quotes through the database.
    */
   rates?: RateBook | undefined;
+  /** The key main.ts loaded (PAYDESK_SECRET_KEY or the key file); without one, loaded on first use. */
+  secretKey?: SecretKey | undefined;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -162,6 +167,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('db', deps.database.db);
   app.decorate('limiter', deps.limiter);
   app.decorate('clock', clock);
+  let secretKey = deps.secretKey;
+  // Lazily: an app that never seals anything (scripts/openapi.ts) makes no key file.
+  app.decorate('secretKey', () => {
+    secretKey ??= loadSecretKey(deps.config).key;
+    return secretKey;
+  });
   const rates =
     deps.rates ?? openRates({ settings: deps.config.rates, db: deps.database.db, log: app.log, clock }).book;
   // /v1/health and the metrics read the book by the database handle, asking no source.

@@ -11,7 +11,9 @@ import { createLogger } from './log.js';
 import { demoBanner, seedDemo } from './merchants/demo.js';
 import { fileLegacyXpubs } from './merchants/service.js';
 import { openRates } from './rates/open.js';
+import { loadSecretKey } from './secrets/key.js';
 import { demoOwnerBanner, seedDemoOwner } from './users/demo.js';
+import { sealClearTotpSecrets } from './users/totp-secret.js';
 import { startWorkers } from './workers.js';
 
 const SHUTDOWN_BUDGET_MS = 9_000;
@@ -21,6 +23,7 @@ async function main() {
   const log = createLogger(config);
   const database = await openWhenReachable(config, log);
   await fileLegacyXpubs(database.db, config.networks);
+  const secrets = await openSecrets(config, database, log);
   const demo =
     database.kind === 'pglite' && database.isNewEmbedded
       ? await seedDemo(database.db, config, new Date())
@@ -34,7 +37,14 @@ async function main() {
   const limiter = config.redisUrl ? resilientRedisStore(config.redisUrl, log) : memoryStore();
   // Quotes are shared by every instance: in Redis when there is one, else in the database.
   const rates = openRates({ settings: config.rates, db: database.db, redisUrl: config.redisUrl, log });
-  const app = await buildApp({ config, database, limiter, loggerInstance: log, rates: rates.book });
+  const app = await buildApp({
+    config,
+    database,
+    limiter,
+    loggerInstance: log,
+    rates: rates.book,
+    secretKey: secrets.key,
+  });
 
   let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
   let stopping = false;
@@ -70,6 +80,31 @@ async function main() {
     demoInvite ? `${demoOwnerBanner(demoInvite, config.publicBaseUrl)}\n` : '',
   ].join('');
   if (banners) process.stdout.write(banners);
+}
+
+/**
+ * The key that seals secrets at rest (PAYDESK_SECRET_KEY, or the key file made on the first start), and
+ * the TOTP secrets an earlier version kept in clear sealed with it.
+ */
+async function openSecrets(config: Config, database: DatabaseHandle, log: FastifyBaseLogger) {
+  const secrets = loadSecretKey(config);
+  if (secrets.created) {
+    log.info(
+      { file: secrets.file },
+      'made a secret key for secrets at rest: keep the file with your backups',
+    );
+  }
+  if (secrets.source === 'file' && database.kind === 'postgres') {
+    // Instances on one database must share the key, and a file is each machine's own.
+    log.warn(
+      { file: secrets.file },
+      'PAYDESK_SECRET_KEY is not set: using the key file; set PAYDESK_SECRET_KEY to the same value on every instance',
+    );
+  }
+  const sealed = await sealClearTotpSecrets(database.db, secrets.key);
+  if (sealed > 0)
+    log.info({ users: sealed }, 'sealed the two-factor secrets an earlier version kept in clear');
+  return secrets;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { DashboardContext } from './context.js';
 import { validationMessages } from './errors.js';
 import { ROOT } from './layout.js';
 import { keepForResultPage } from './once.js';
+import { guardSignIn, recordSignInFailure } from './signin.js';
 import { accountPage, enrolPage, recoveryCodesPage } from './views/account.js';
 
 const hide = true;
@@ -85,14 +86,14 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/account/totp/begin',
     { schema: { hide, body: Type.Object({ _csrf: Csrf }, { additionalProperties: false }) } },
     async (request, reply) => {
-      await beginTotp(app.db, userOf(request.dashboard));
+      await beginTotp(app.db, app.secretKey(), userOf(request.dashboard));
       return reply.redirect(`${ROOT}/account/totp`, 303);
     },
   );
 
   // The enrolment in progress (a reload shows the same code to scan; "Begin" again starts over).
   app.get('/account/totp', { schema: { hide } }, async (request, reply) => {
-    const pending = await pendingTotp(app.db, userOf(request.dashboard));
+    const pending = await pendingTotp(app.db, app.secretKey(), userOf(request.dashboard));
     if (!pending) return reply.redirect(`${ROOT}/account`, 303);
     return reply.type(html).send(enrolPage(request.dashboard, pending));
   });
@@ -104,9 +105,9 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ctx = request.dashboard;
       let codes: string[];
       try {
-        codes = await confirmTotp(app.db, userOf(ctx), request.body.code, app.clock());
+        codes = await confirmTotp(app.db, app.secretKey(), userOf(ctx), request.body.code, app.clock());
       } catch (err) {
-        const pending = await pendingTotp(app.db, userOf(ctx));
+        const pending = await pendingTotp(app.db, app.secretKey(), userOf(ctx));
         if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR' || !pending) throw err;
         return reply
           .code(422)
@@ -157,9 +158,30 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/account/totp/disable',
-    { schema: { hide, body: Type.Object({ _csrf: Csrf }, { additionalProperties: false }) } },
+    {
+      schema: {
+        hide,
+        body: Type.Object(
+          { _csrf: Csrf, username: Type.Optional(Text), confirm: Text },
+          { additionalProperties: false },
+        ),
+      },
+    },
     async (request, reply) => {
-      await disableTotp(app.db, userOf(request.dashboard), app.clock());
+      const ctx = request.dashboard;
+      const now = app.clock();
+      // A password or a code is guessed here as at sign-in: the same limits, the same counters.
+      await guardSignIn(app.limiter, request.ip, ctx.session.email, now.getTime());
+      try {
+        await disableTotp(app.db, app.secretKey(), userOf(ctx), request.body.confirm, now);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
+        await recordSignInFailure(app.limiter, request.ip, ctx.session.email, now.getTime());
+        return reply
+          .code(422)
+          .type(html)
+          .send(accountPage(ctx, { errors: validationMessages(err), codesLeft: await codesLeft(ctx) }));
+      }
       return reply.redirect(`${ROOT}/account?done=totp_off`, 303);
     },
   );

@@ -77,7 +77,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The code is the second half of a sign-in: its failures count against the same limits.
       await guardSignIn(app.limiter, request.ip, session.email, now.getTime());
       const user = { id: session.userId, email: session.email, accountId: session.accountId };
-      const how = await verifySecondFactor(app.db, user, request.body.code, now);
+      const how = await verifySecondFactor(app.db, app.secretKey(), user, request.body.code, now);
       if (!how) {
         await recordSignInFailure(app.limiter, request.ip, session.email, now.getTime());
         return reply

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { DashboardUserTable } from './user.table.js';
 
@@ -60,7 +60,13 @@ export function updateUser(
   changes: Partial<
     Pick<
       DashboardUserTable,
-      'password_hash' | 'last_sign_in_at' | 'removed_at' | 'totp_secret' | 'totp_pending' | 'role'
+      | 'password_hash'
+      | 'last_sign_in_at'
+      | 'removed_at'
+      | 'totp_secret'
+      | 'totp_pending'
+      | 'totp_last_step'
+      | 'role'
     >
   >,
 ) {
@@ -70,6 +76,47 @@ export function updateUser(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * Records that a code of time step `step` was used; false when one of that step or a later one was
+ * already (a replay): one conditional update, so two sign-ins with one code cannot both pass.
+ */
+export async function advanceTotpStep(db: Db, id: string, step: number): Promise<boolean> {
+  const row = await db
+    .updateTable('dashboard_users')
+    .set({ totp_last_step: step })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Users whose TOTP secret (or pending one) is still in clear, as versions before issue 33 kept it. */
+export function usersWithClearTotp(db: Db) {
+  const clear =
+    (column: 'totp_secret' | 'totp_pending') => (eb: ExpressionBuilder<Database, 'dashboard_users'>) =>
+      eb.and([eb(column, 'is not', null), eb(column, 'not like', 'sealed:%')]);
+  return db
+    .selectFrom('dashboard_users')
+    .select(['id', 'totp_secret', 'totp_pending'])
+    .where((eb) => eb.or([clear('totp_secret')(eb), clear('totp_pending')(eb)]))
+    .execute();
+}
+
+type TotpValues = { totp_secret: string | null; totp_pending: string | null };
+
+export function replaceTotpValues(db: Db, id: string, from: TotpValues, to: TotpValues) {
+  const same = (column: keyof TotpValues, value: string | null) =>
+    value === null ? sql<boolean>`${sql.ref(column)} is null` : sql<boolean>`${sql.ref(column)} = ${value}`;
+  return db
+    .updateTable('dashboard_users')
+    .set(to)
+    .where('id', '=', id)
+    .where(same('totp_secret', from.totp_secret))
+    .where(same('totp_pending', from.totp_pending))
+    .execute();
 }
 
 export function insertInvite(

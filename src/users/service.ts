@@ -57,6 +57,7 @@ export async function inviteUser(
         password_hash: null,
         totp_secret: null,
         totp_pending: null,
+        totp_last_step: null,
         created_at: ctx.now,
         last_sign_in_at: null,
         removed_at: null,

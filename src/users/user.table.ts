@@ -11,6 +11,8 @@ export interface DashboardUserTable {
   password_hash: string | null;
   totp_secret: string | null;
   totp_pending: string | null;
+  /** The time step of the last code from the app accepted (migration 0020); none before. */
+  totp_last_step: number | null;
   created_at: Date;
   last_sign_in_at: Date | null;
   removed_at: Date | null;

@@ -30,7 +30,11 @@ ${
   s.totpEnabled
     ? html`<p>On: signing in asks for a code from your authenticator app.</p>
 ${recoveryPanel(ctx, opts.codesLeft ?? 0)}
-<form method="post" action="${ROOT}/account/totp/disable">${csrf(ctx)}<button type="submit" class="button button-danger">Turn off two-factor</button></form>`
+<h3>Turn off two-factor</h3>
+<form method="post" action="${ROOT}/account/totp/disable" novalidate>${csrf(ctx)}
+<input type="text" name="username" autocomplete="username" value="${s.email}" hidden>
+<div class="field"><label for="confirm">Password or code from your app</label><input id="confirm" name="confirm" type="password" autocomplete="current-password" required></div>
+<div class="actions"><button type="submit" class="button button-danger">Turn off two-factor</button></div></form>`
     : html`<p>Off. Add a code from an authenticator app (RFC 6238 TOTP) to every sign-in.</p>
 <form method="post" action="${ROOT}/account/totp/begin">${csrf(ctx)}<button type="submit" class="button">Set up two-factor</button></form>`
 }</section>`,
