@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -5,6 +6,7 @@ import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { DirectoryLockedError } from './db/directory-lock.js';
 import { migrate } from './db/migrate.js';
 import { DatabaseUnreachableError, waitForPostgres } from './db/wait.js';
+import { writeFirstStart } from './first-start.js';
 import { memoryStore } from './http/rate-limit.js';
 import { resilientRedisStore } from './http/shared-store.js';
 import { createLogger } from './log.js';
@@ -73,13 +75,21 @@ async function main() {
   workers = config.role === 'api' ? undefined : await startWorkers({ database, config, log });
   if (config.role === 'worker') await app.ready();
   else await app.listen({ port: config.port, host: config.host });
-  log.info({ role: config.role }, 'paydesk started');
-  // One write for the whole banner: nothing (a log line) can land inside it.
+  // On every start, where to find the dashboard (the first start's banner is long gone by the next).
+  const dashboard = config.role === 'worker' ? undefined : `${config.publicBaseUrl}/dashboard`;
+  log.info(
+    { role: config.role, dashboard },
+    dashboard ? `paydesk started; the dashboard is at ${dashboard}` : 'paydesk started',
+  );
   const banners = [
     demo ? `${demoBanner(demo.secret, config.publicBaseUrl)}\n` : '',
     demoInvite ? `${demoOwnerBanner(demoInvite, config.publicBaseUrl)}\n` : '',
   ].join('');
-  if (banners) process.stdout.write(banners);
+  if (!banners) return;
+  const file = writeFirstStart(config.stateDir, banners, new Date());
+  const where = path.relative(process.cwd(), file) || file;
+  // One write for the whole banner: nothing (a log line) can land inside it.
+  process.stdout.write(`${banners}  Both are also in ${where} (readable by you only).\n\n`);
 }
 
 /**
