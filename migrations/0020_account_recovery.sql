@@ -16,6 +16,6 @@ create table dashboard_recovery_codes (
 -- or caught by a phishing page cannot be used again within its window.
 alter table dashboard_users add column totp_last_step integer;
 
--- totp_secret and totp_pending now hold the secret sealed with AES-256-GCM under PAYDESK_SECRET_KEY
+-- totp_secret and totp_pending now hold the secret sealed with AES-256-GCM under PAYDESK_ENCRYPTION_KEY
 -- ("sealed:v1:…", src/secrets/seal.ts). Secrets stored in clear by earlier versions are sealed at the
 -- next start (src/users/totp-secret.ts): that needs the key, which SQL does not have.

@@ -95,7 +95,7 @@ export interface AppDeps {
    * its own, sharing quotes through the database.
    */
   rates?: RateBook | undefined;
-  /** The key main.ts loaded (PAYDESK_SECRET_KEY or the key file); without one, loaded on first use. */
+  /** The key main.ts loaded (PAYDESK_ENCRYPTION_KEY or the key file); without one, loaded on first use. */
   secretKey?: SecretKey | undefined;
 }
 

@@ -62,7 +62,8 @@ const EnvSchema = Type.Object({
   // Contract §21: a payment below this percent of the invoice's amount that does not complete it is dust.
   PAYDESK_DUST_PERCENT: Type.String({ pattern: DUST_PERCENT, default: '1' }),
   // Seals secrets kept in the database (TOTP secrets): any random string of 32 characters or more.
-  PAYDESK_SECRET_KEY: Type.Optional(Type.String({ minLength: 32, maxLength: 1000 })),
+  // Not PAYDESK_SECRET_KEY: the SDK's examples name a merchant's API key so, and a shell may hold both.
+  PAYDESK_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 32, maxLength: 1000 })),
   // Where Paydesk keeps its own files: the generated secret key and the first start's file.
   PAYDESK_STATE_DIR: Type.String({ minLength: 1, default: '.paydesk' }),
   LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')])),
@@ -119,7 +120,7 @@ export interface Config {
   /** A decimal string, 0 to 50: the share of an invoice's amount below which a payment may be dust. */
   readonly dustPercent: string;
   /**
-   * PAYDESK_SECRET_KEY, the key that seals secrets at rest; undefined: the key file in `stateDir`,
+   * PAYDESK_ENCRYPTION_KEY, the key that seals secrets at rest; undefined: the key file in `stateDir`,
    * made on the first start (src/secrets/key.ts). A secret: never log it.
    */
   readonly secretKey: string | undefined;
@@ -227,7 +228,7 @@ function fromEnv(
     collectorKey,
     collectMinUsd: env.PAYDESK_COLLECT_MIN_USD,
     dustPercent: env.PAYDESK_DUST_PERCENT,
-    secretKey: env.PAYDESK_SECRET_KEY,
+    secretKey: env.PAYDESK_ENCRYPTION_KEY,
     stateDir: env.PAYDESK_STATE_DIR,
     version: packageVersion,
   });

@@ -93,7 +93,7 @@ async function main() {
 }
 
 /**
- * The key that seals secrets at rest (PAYDESK_SECRET_KEY, or the key file made on the first start), and
+ * The key that seals secrets at rest (PAYDESK_ENCRYPTION_KEY, or the key file made on the first start), and
  * the TOTP secrets an earlier version kept in clear sealed with it.
  */
 async function openSecrets(config: Config, database: DatabaseHandle, log: FastifyBaseLogger) {
@@ -108,7 +108,7 @@ async function openSecrets(config: Config, database: DatabaseHandle, log: Fastif
     // Instances on one database must share the key, and a file is each machine's own.
     log.warn(
       { file: secrets.file },
-      'PAYDESK_SECRET_KEY is not set: using the key file; set PAYDESK_SECRET_KEY to the same value on every instance',
+      'PAYDESK_ENCRYPTION_KEY is not set: using the key file; set PAYDESK_ENCRYPTION_KEY to the same value on every instance',
     );
   }
   const sealed = await sealClearTotpSecrets(database.db, secrets.key);

@@ -76,7 +76,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     PUBLIC_BASE_URL: 'http://paydesk.test',
     LOG_LEVEL: 'info',
     // One key for every test app (several share a database): no key file is made in the checkout.
-    PAYDESK_SECRET_KEY: TEST_SECRET_KEY,
+    PAYDESK_ENCRYPTION_KEY: TEST_SECRET_KEY,
     ...options.env,
   });
   const chunks: string[] = [];

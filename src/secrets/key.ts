@@ -22,14 +22,14 @@ export function secretKeyFrom(setting: string): SecretKey {
 
 export interface LoadedKey {
   key: SecretKey;
-  /** Where it came from: PAYDESK_SECRET_KEY, or the file (made now when `created`). */
+  /** Where it came from: PAYDESK_ENCRYPTION_KEY, or the file (made now when `created`). */
   source: 'environment' | 'file';
   file?: string;
   created: boolean;
 }
 
 /**
- * PAYDESK_SECRET_KEY when set; else `<state dir>/secret-key`, made on the first start without one
+ * PAYDESK_ENCRYPTION_KEY when set; else `<state dir>/secret-key`, made on the first start without one
  * (owner-only, 0600, in a 0700 folder). A key that is lost makes the sealed secrets unreadable (users
  * with two-factor then need `npm run users -- reset <email> --remove-two-factor`), so the file is
  * never replaced: `wx` makes it only where there is none, even with two processes starting at once.

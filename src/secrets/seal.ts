@@ -29,7 +29,7 @@ export function unseal(key: SecretKey, value: string, context: string): string {
   if (keyId !== key.id) {
     throw new SealError(
       `A secret was sealed with another key (id ${keyId}; this instance's is ${key.id}): ` +
-        'give every instance the same PAYDESK_SECRET_KEY',
+        'give every instance the same PAYDESK_ENCRYPTION_KEY',
     );
   }
   const raw = Buffer.from(data, 'base64url');
