@@ -69,8 +69,11 @@ declare module 'fastify' {
     checkFields(schema: object, value: unknown): FieldError[];
     /** Exchange rates for invoices priced in other currencies (contract §19). */
     rates: RateBook;
-    /** The key that seals secrets at rest (src/secrets): loaded on first use unless given. */
-    secretKey: () => SecretKey;
+    /**
+     * The key that seals secrets at rest (src/secrets), loaded on first use unless given; undefined on
+     * PostgreSQL without PAYDESK_ENCRYPTION_KEY.
+     */
+    secretKey: () => SecretKey | undefined;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -170,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let secretKey = deps.secretKey;
   // Lazily: an app that never seals anything (scripts/openapi.ts) makes no key file.
   app.decorate('secretKey', () => {
-    secretKey ??= loadSecretKey(deps.config).key;
+    secretKey ??= loadSecretKey(deps.config)?.key;
     return secretKey;
   });
   const rates =

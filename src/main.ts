@@ -45,7 +45,7 @@ async function main() {
     limiter,
     loggerInstance: log,
     rates: rates.book,
-    secretKey: secrets.key,
+    secretKey: secrets?.key,
   });
 
   let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
@@ -98,22 +98,27 @@ async function main() {
  */
 async function openSecrets(config: Config, database: DatabaseHandle, log: FastifyBaseLogger) {
   const secrets = loadSecretKey(config);
-  if (secrets.created) {
+  if (secrets?.created) {
     log.info(
       { file: secrets.file },
       'made a secret key for secrets at rest: keep the file with your backups',
     );
   }
-  if (secrets.source === 'file' && database.kind === 'postgres') {
-    // Instances on one database must share the key, and a file is each machine's own.
+  if (!secrets) {
     log.warn(
-      { file: secrets.file },
-      'PAYDESK_ENCRYPTION_KEY is not set: using the key file; set PAYDESK_ENCRYPTION_KEY to the same value on every instance',
+      'PAYDESK_ENCRYPTION_KEY is not set: dashboard users cannot turn two-factor on until it is (the same value on every instance)',
     );
   }
-  const sealed = await sealClearTotpSecrets(database.db, secrets.key);
-  if (sealed > 0)
-    log.info({ users: sealed }, 'sealed the two-factor secrets an earlier version kept in clear');
+  const sealed = await sealClearTotpSecrets(database.db, secrets?.key);
+  if (sealed.sealed > 0) {
+    log.info({ users: sealed.sealed }, 'sealed the two-factor secrets an earlier version kept in clear');
+  }
+  if (sealed.left > 0) {
+    log.warn(
+      { users: sealed.left },
+      'two-factor secrets are stored in clear: set PAYDESK_ENCRYPTION_KEY to seal them',
+    );
+  }
   return secrets;
 }
 

@@ -86,7 +86,17 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/account/totp/begin',
     { schema: { hide, body: Type.Object({ _csrf: Csrf }, { additionalProperties: false }) } },
     async (request, reply) => {
-      await beginTotp(app.db, app.secretKey(), userOf(request.dashboard));
+      const ctx = request.dashboard;
+      try {
+        await beginTotp(app.db, app.secretKey(), userOf(ctx));
+      } catch (err) {
+        // No key to seal the secret with (PostgreSQL without PAYDESK_ENCRYPTION_KEY): say so here.
+        if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
+        return reply
+          .code(422)
+          .type(html)
+          .send(accountPage(ctx, { errors: validationMessages(err), codesLeft: await codesLeft(ctx) }));
+      }
       return reply.redirect(`${ROOT}/account/totp`, 303);
     },
   );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { manualClock, startTestApp, TEST_SECRET_KEY, type TestApp } from '../../test/app.js';
 import { merchantWithOwner, PASSWORD } from '../../test/dashboard.js';
+import { onPostgres } from '../../test/database.js';
 import { codeFor, enrolTwoFactor, signInWithCode } from '../../test/two-factor.js';
 import { secretKeyFrom } from '../secrets/key.js';
 import { sealClearTotpSecrets } from '../users/totp-secret.js';
@@ -74,9 +75,26 @@ test('the TOTP secret is sealed at rest (AES-256-GCM), and one stored in clear b
     .execute();
   clock.advance(30_000);
   expect((await signInWithCode(t.app, 'sealed@2fa.example', codeFor(secret, clock()))).status).toBe(303);
-  expect(await sealClearTotpSecrets(t.database.db, secretKeyFrom(TEST_SECRET_KEY))).toBeGreaterThanOrEqual(1);
+  const key = secretKeyFrom(TEST_SECRET_KEY);
+  expect((await sealClearTotpSecrets(t.database.db, key)).sealed).toBeGreaterThanOrEqual(1);
   expect(await storedSecret('sealed@2fa.example')).toMatch(/^sealed:v1:/);
-  expect(await sealClearTotpSecrets(t.database.db, secretKeyFrom(TEST_SECRET_KEY))).toBe(0);
+  expect(await sealClearTotpSecrets(t.database.db, key)).toEqual({ sealed: 0, left: 0 });
   clock.advance(30_000);
   expect((await signInWithCode(t.app, 'sealed@2fa.example', codeFor(secret, clock()))).status).toBe(303);
 });
+
+test.skipIf(!onPostgres)(
+  'on PostgreSQL without PAYDESK_ENCRYPTION_KEY, two-factor is not turned on and the page says why',
+  async () => {
+    const keyless = await startTestApp({ clock, env: { PAYDESK_ENCRYPTION_KEY: '' } });
+    try {
+      const { owner } = await merchantWithOwner(keyless.app, 'nokey@2fa.example');
+      const res = await owner.post('/dashboard/account/totp/begin');
+      expect(res.statusCode).toBe(422);
+      expect(res.body).toContain('the server has no PAYDESK_ENCRYPTION_KEY');
+      expect(keyless.app.secretKey()).toBeUndefined();
+    } finally {
+      await keyless.close();
+    }
+  },
+);

@@ -13,13 +13,13 @@ import type { DashboardUserRow } from './user.table.js';
 type User = { id: string; email: string; accountId: string };
 
 /** Starts enrolment: a new secret waits, unconfirmed (and sealed), until a code from it is entered. */
-export async function beginTotp(db: Kysely<Database>, key: SecretKey, user: User) {
+export async function beginTotp(db: Kysely<Database>, key: SecretKey | undefined, user: User) {
   const secret = newTotpSecret();
   await repo.updateUser(db, user.id, { totp_pending: sealTotp(key, user.id, secret) });
   return { secret, uri: totpUri(secret, user.email) };
 }
 
-export async function pendingTotp(db: Kysely<Database>, key: SecretKey, user: User) {
+export async function pendingTotp(db: Kysely<Database>, key: SecretKey | undefined, user: User) {
   const row = await repo.findUserById(db, user.id);
   if (!row?.totp_pending) return undefined;
   const secret = openTotp(key, user.id, row.totp_pending);
@@ -30,7 +30,13 @@ export async function pendingTotp(db: Kysely<Database>, key: SecretKey, user: Us
  * Confirms enrolment with a code from the app; only then does sign-in ask for codes. The code's time
  * step counts as used. Returns the new recovery codes, to be shown this once.
  */
-export async function confirmTotp(db: Kysely<Database>, key: SecretKey, user: User, code: string, now: Date) {
+export async function confirmTotp(
+  db: Kysely<Database>,
+  key: SecretKey | undefined,
+  user: User,
+  code: string,
+  now: Date,
+) {
   const row = await repo.findUserById(db, user.id);
   const secret = row?.totp_pending ? openTotp(key, user.id, row.totp_pending) : undefined;
   const step = secret === undefined ? undefined : matchingStep(secret, user.email, code, now);
@@ -63,7 +69,7 @@ export async function confirmTotp(db: Kysely<Database>, key: SecretKey, user: Us
  */
 export async function disableTotp(
   db: Kysely<Database>,
-  key: SecretKey,
+  key: SecretKey | undefined,
   user: User,
   proof: string,
   now: Date,
@@ -98,7 +104,7 @@ export async function disableTotp(
  */
 export async function verifySecondFactor(
   db: Kysely<Database>,
-  key: SecretKey,
+  key: SecretKey | undefined,
   user: User,
   code: string,
   now: Date,
@@ -112,7 +118,7 @@ export async function verifySecondFactor(
 /** A code of the current secret whose time step is later than the last one used; it is now used. */
 async function acceptAppCode(
   db: Kysely<Database>,
-  key: SecretKey,
+  key: SecretKey | undefined,
   row: DashboardUserRow,
   code: string,
   now: Date,
