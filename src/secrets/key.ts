@@ -29,14 +29,24 @@ export interface LoadedKey {
 }
 
 /**
- * PAYDESK_ENCRYPTION_KEY when set; else `<state dir>/secret-key`, made on the first start without one
- * (owner-only, 0600, in a 0700 folder). A key that is lost makes the sealed secrets unreadable (users
- * with two-factor then need `npm run users -- reset <email> --remove-two-factor`), so the file is
- * never replaced: `wx` makes it only where there is none, even with two processes starting at once.
+ * PAYDESK_ENCRYPTION_KEY when set. Else, on the embedded database only, `<state dir>/secret-key`, made
+ * on the first start without one (owner-only, 0600, in a 0700 folder): one process, one folder, one
+ * machine. On PostgreSQL a file is the wrong place: instances on other machines would each make a
+ * key of their own and not open each other's secrets, and a container's disk may be read-only; so
+ * there it is the variable or nothing (undefined: two-factor cannot be turned on, and says why).
+ * A key that is lost makes the sealed secrets unreadable (users with two-factor then need
+ * `npm run users -- reset <email> --remove-two-factor`), so the file is never replaced: `wx` makes it
+ * only where there is none, even with two processes starting at once.
  */
-export function loadSecretKey(config: { secretKey: string | undefined; stateDir: string }): LoadedKey {
-  if (config.secretKey)
+export function loadSecretKey(config: {
+  secretKey: string | undefined;
+  stateDir: string;
+  databaseUrl: string;
+}): LoadedKey | undefined {
+  if (config.secretKey) {
     return { key: secretKeyFrom(config.secretKey), source: 'environment', created: false };
+  }
+  if (!config.databaseUrl.startsWith('pglite://')) return undefined;
   const dir = path.resolve(config.stateDir);
   const file = path.join(dir, KEY_FILE);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
