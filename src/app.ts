@@ -54,6 +54,7 @@ import { attachRateBook } from './rates/registry.js';
 import { RefundSchema } from './refunds/refund.js';
 import { refundRoutes } from './refunds/routes.js';
 import { paymentAmountFormat, sandboxRoutes } from './sandbox/admin.routes.js';
+import { loadSecretKey, type SecretKey } from './secrets/key.js';
 import { userAdminRoutes } from './users/admin.routes.js';
 import { webhookAdminRoutes } from './webhooks/admin.routes.js';
 
@@ -73,6 +74,11 @@ declare module 'fastify' {
     rates: RateBook;
     /** Which networks (and forwarders) may be offered to payers, as this instance knows (contract §21). */
     watching: Watching;
+    /**
+     * The key that seals secrets at rest (src/secrets), loaded on first use unless given; undefined on
+     * PostgreSQL without PAYDESK_ENCRYPTION_KEY.
+     */
+    secretKey: () => SecretKey | undefined;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -99,6 +105,8 @@ export interface AppDeps {
   rates?: RateBook | undefined;
   /** How often the nodes are asked whether they answer and have the forwarder factory (tests shorten it). */
   probeTiming?: Partial<ProbeTiming> | undefined;
+  /** The key main.ts loaded (PAYDESK_ENCRYPTION_KEY or the key file); without one, loaded on first use. */
+  secretKey?: SecretKey | undefined;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -171,6 +179,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('db', deps.database.db);
   app.decorate('limiter', deps.limiter);
   app.decorate('clock', clock);
+  let secretKey = deps.secretKey;
+  // Lazily: an app that never seals anything (scripts/openapi.ts) makes no key file.
+  app.decorate('secretKey', () => {
+    secretKey ??= loadSecretKey(deps.config)?.key;
+    return secretKey;
+  });
   const rates =
     deps.rates ?? openRates({ settings: deps.config.rates, db: deps.database.db, log: app.log, clock }).book;
   // /v1/health and the metrics read the book by the database handle, asking no source.

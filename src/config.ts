@@ -68,6 +68,11 @@ const EnvSchema = Type.Object({
   PAYDESK_COLLECT_MIN_USD: Type.String({ pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,2})?$', default: '100' }),
   // Contract §21: a payment below this percent of the invoice's amount that does not complete it is dust.
   PAYDESK_DUST_PERCENT: Type.String({ pattern: DUST_PERCENT, default: '1' }),
+  // Seals secrets kept in the database (TOTP secrets): any random string of 32 characters or more.
+  // Not PAYDESK_SECRET_KEY: the SDK's examples name a merchant's API key so, and a shell may hold both.
+  PAYDESK_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 32, maxLength: 1000 })),
+  // Where Paydesk keeps its own files: the generated secret key and the first start's file.
+  PAYDESK_STATE_DIR: Type.String({ minLength: 1, default: '.paydesk' }),
   LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')])),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -123,6 +128,13 @@ export interface Config {
   readonly collectMinUsd: string;
   /** A decimal string, 0 to 50: the share of an invoice's amount below which a payment may be dust. */
   readonly dustPercent: string;
+  /**
+   * PAYDESK_ENCRYPTION_KEY, the key that seals secrets at rest; undefined: the key file in `stateDir`,
+   * made on the first start (src/secrets/key.ts). A secret: never log it.
+   */
+  readonly secretKey: string | undefined;
+  /** The folder of Paydesk's own files (the generated secret key, the first start's file). */
+  readonly stateDir: string;
   readonly version: string;
 }
 
@@ -237,6 +249,8 @@ function fromEnv(
     collectorKey,
     collectMinUsd: env.PAYDESK_COLLECT_MIN_USD,
     dustPercent: env.PAYDESK_DUST_PERCENT,
+    secretKey: env.PAYDESK_ENCRYPTION_KEY,
+    stateDir: env.PAYDESK_STATE_DIR,
     version: packageVersion,
   });
 }

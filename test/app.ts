@@ -15,6 +15,7 @@ import { freshDatabase } from './database.js';
 import { rememberingSerializers } from './serializers.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const TEST_SECRET_KEY = 'test-secret-key-0123456789abcdef0123456789';
 
 // The apps tests build hash their users' passwords at scrypt N = 2^10 rather than 2^15 (about 90 ms
 // of CPU each, a few hundred times a run); src/users/password.test.ts holds the real cost to account.
@@ -76,6 +77,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     AUTH_FAILURE_LIMIT: '10000',
     PUBLIC_BASE_URL: 'http://paydesk.test',
     LOG_LEVEL: 'info',
+    // One key for every test app (several share a database): no key file is made in the checkout.
+    PAYDESK_ENCRYPTION_KEY: TEST_SECRET_KEY,
     ...options.env,
   });
   const chunks: string[] = [];

@@ -15,7 +15,7 @@ const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 // The variables config.ts reads: the parent's values (a developer's shell, CI) must not leak into a child.
-const PAYDESK_VARS =
+export const PAYDESK_VARS =
   /^(PORT|HOST|DATABASE_URL|PUBLIC_BASE_URL|REDIS_URL|LOG_LEVEL|RATE_LIMIT_.*|AUTH_FAILURE_.*|PAYDESK_.*)$/;
 
 export interface Exit {

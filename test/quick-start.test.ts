@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { demoBanner } from '../src/merchants/demo.js';
@@ -41,6 +41,17 @@ describe('quick start (npm start on an empty folder)', () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('Set your password');
 
+      // Both are also kept in a file only the owner can read, which the banner names; the log says
+      // where the dashboard is; the key that seals secrets at rest was made, owner-only too.
+      const firstStart = path.join(cwd, '.paydesk', 'first-start.txt');
+      expect(statSync(firstStart).mode & 0o777).toBe(0o600);
+      const saved = readFileSync(firstStart, 'utf8');
+      expect(saved).toContain(banner);
+      expect(saved).toContain(invite);
+      expect(first.stdout()).toContain('Both are also in .paydesk/first-start.txt (readable by you only)');
+      expect(first.stdout()).toContain(`the dashboard is at ${first.baseUrl}/dashboard`);
+      expect(statSync(path.join(cwd, '.paydesk', 'secret-key')).mode & 0o777).toBe(0o600);
+
       const me = await api(first, 'GET', '/v1/merchant/me', secret);
       expect(me.status).toBe(200);
       expect(me.body.data.project).toMatchObject({ status: 'active', network: 'sandbox' });
@@ -56,13 +67,15 @@ describe('quick start (npm start on an empty folder)', () => {
       expect(await first.stop()).toEqual({ code: 0, signal: null });
 
       const second = await startPaydesk({ cwd });
-      await second.ready();
+      await second.waitForStdout(/the dashboard is at http:\/\/\S+\/dashboard/);
       const again = await api(second, 'GET', `/v1/merchant/invoices/${invoice.id}`, secret);
       expect(again.status).toBe(200);
       expect(again.body.data.order_id).toBe('order-1');
       expect(await second.stop()).toEqual({ code: 0, signal: null });
       expect(second.stdout()).not.toMatch(KEY);
       expect(second.stdout()).not.toContain('demo project');
+      expect(second.stdout()).toContain(`the dashboard is at ${second.baseUrl}/dashboard`);
+      expect(readFileSync(firstStart, 'utf8')).toBe(saved);
     },
     SLOW,
   );

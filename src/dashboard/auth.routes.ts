@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/errors.js';
 import { acceptInvite, checkPassword, openInvite, SIGN_IN_FAILED } from '../users/service.js';
 import { completeTotp, loadSession, recordSignIn, startSession } from '../users/sessions.js';
-import { verifyTotp } from '../users/totp.js';
+import { verifySecondFactor } from '../users/totp.js';
 import { readCookie, SESSION_COOKIE, setSessionCookie } from './cookies.js';
 import { checkOrigin } from './guard.js';
 import { ROOT } from './layout.js';
@@ -76,20 +76,21 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!session?.needsTotp) return reply.redirect(`${ROOT}/sign-in`, 303);
       // The code is the second half of a sign-in: its failures count against the same limits.
       await guardSignIn(app.limiter, request.ip, session.email, now.getTime());
-      if (!(await verifyTotp(app.db, session.userId, request.body.code, now))) {
+      const user = { id: session.userId, email: session.email, accountId: session.accountId };
+      const how = await verifySecondFactor(app.db, app.secretKey(), user, request.body.code, now);
+      if (!how) {
         await recordSignInFailure(app.limiter, request.ip, session.email, now.getTime());
         return reply
           .code(401)
           .type(html)
-          .send(totpPage(['That code is not right; check the time on your phone and try the newest one.']));
+          .send(
+            totpPage([
+              'That code is not right, or was used already; check the time on your phone and try the newest one.',
+            ]),
+          );
       }
       await completeTotp(app.db, session.tokenHash);
-      await recordSignIn(
-        app.db,
-        { id: session.userId, email: session.email, accountId: session.accountId },
-        'with two-factor code',
-        now,
-      );
+      await recordSignIn(app.db, user, how === 'app' ? 'with two-factor code' : 'with a recovery code', now);
       return reply.redirect(ROOT, 303);
     },
   );

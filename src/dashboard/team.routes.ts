@@ -65,18 +65,17 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ctx = request.dashboard;
       const { email, role } = request.body;
       try {
-        const { user, inviteUrl } = await inviteUser(
+        // An address already on the team gets a new link (issue 33): for someone who lost theirs.
+        const { user, inviteUrl, reinvited } = await inviteUser(
           app.db,
           ctx.session.accountId,
           { email, role },
           actor(ctx),
-          {
-            now: app.clock(),
-            publicBaseUrl: app.config.publicBaseUrl,
-          },
+          { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl, reinvite: true },
         );
         const form = await keepForResultPage(request, inviteUrl);
-        return reply.redirect(`${ROOT}/team/${user.id}/invited?form=${form}`, 303);
+        const again = reinvited ? '&again=1' : '';
+        return reply.redirect(`${ROOT}/team/${user.id}/invited?form=${form}${again}`, 303);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
         return reply
@@ -94,14 +93,17 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         hide,
         params: UserParams,
-        querystring: Type.Object({ form: Type.Optional(Type.String({ maxLength: 100 })) }),
+        querystring: Type.Object({
+          form: Type.Optional(Type.String({ maxLength: 100 })),
+          again: Type.Optional(Type.String({ maxLength: 10 })),
+        }),
       },
     },
     async (request, reply) => {
       const ctx = request.dashboard;
       const user = await findAccountUser(app.db, ctx.session.accountId, request.params.id);
       const link = await takeSecret(app.db, ctx.session, request.query.form ?? '');
-      return reply.type(html).send(invitedPage(ctx, user.email, link));
+      return reply.type(html).send(invitedPage(ctx, user, link, Boolean(request.query.again)));
     },
   );
 

@@ -5,7 +5,15 @@ export interface DirectoryLock {
   release(): void;
 }
 
-export class DirectoryLockedError extends Error {}
+export class DirectoryLockedError extends Error {
+  /** The pid of the process that holds the folder, when one does. */
+  constructor(
+    message: string,
+    readonly holder?: number,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Takes `<dir>.lock` beside the embedded database folder. PGlite would happily let two processes open
@@ -36,6 +44,7 @@ export function lockDirectory(dir: string): DirectoryLock {
         throw new DirectoryLockedError(
           `The embedded database at ${path.relative(process.cwd(), dir) || dir} is in use by another Paydesk process (pid ${holder}). ` +
             'Stop that process, or point DATABASE_URL at another folder (pglite://<dir>) or at PostgreSQL (postgres://…).',
+          holder,
         );
       }
       rmSync(lockPath, { force: true });

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { DashboardUserTable } from './user.table.js';
 
@@ -60,7 +60,13 @@ export function updateUser(
   changes: Partial<
     Pick<
       DashboardUserTable,
-      'password_hash' | 'last_sign_in_at' | 'removed_at' | 'totp_secret' | 'totp_pending' | 'role'
+      | 'password_hash'
+      | 'last_sign_in_at'
+      | 'removed_at'
+      | 'totp_secret'
+      | 'totp_pending'
+      | 'totp_last_step'
+      | 'role'
     >
   >,
 ) {
@@ -72,6 +78,47 @@ export function updateUser(
     .executeTakeFirst();
 }
 
+/**
+ * Records that a code of time step `step` was used; false when one of that step or a later one was
+ * already (a replay): one conditional update, so two sign-ins with one code cannot both pass.
+ */
+export async function advanceTotpStep(db: Db, id: string, step: number): Promise<boolean> {
+  const row = await db
+    .updateTable('dashboard_users')
+    .set({ totp_last_step: step })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Users whose TOTP secret (or pending one) is still in clear, as versions before issue 33 kept it. */
+export function usersWithClearTotp(db: Db) {
+  const clear =
+    (column: 'totp_secret' | 'totp_pending') => (eb: ExpressionBuilder<Database, 'dashboard_users'>) =>
+      eb.and([eb(column, 'is not', null), eb(column, 'not like', 'sealed:%')]);
+  return db
+    .selectFrom('dashboard_users')
+    .select(['id', 'totp_secret', 'totp_pending'])
+    .where((eb) => eb.or([clear('totp_secret')(eb), clear('totp_pending')(eb)]))
+    .execute();
+}
+
+type TotpValues = { totp_secret: string | null; totp_pending: string | null };
+
+export function replaceTotpValues(db: Db, id: string, from: TotpValues, to: TotpValues) {
+  const same = (column: keyof TotpValues, value: string | null) =>
+    value === null ? sql<boolean>`${sql.ref(column)} is null` : sql<boolean>`${sql.ref(column)} = ${value}`;
+  return db
+    .updateTable('dashboard_users')
+    .set(to)
+    .where('id', '=', id)
+    .where(same('totp_secret', from.totp_secret))
+    .where(same('totp_pending', from.totp_pending))
+    .execute();
+}
+
 export function insertInvite(
   db: Db,
   row: { token_hash: Buffer; user_id: string; expires_at: Date; created_at: Date },
@@ -79,6 +126,15 @@ export function insertInvite(
   return db
     .insertInto('dashboard_invites')
     .values({ ...row, used_at: null })
+    .execute();
+}
+
+/** Ends every link of the user not yet used: a new one replaces them (re-invite, reset). */
+export function deleteOpenInvites(db: Db, userId: string) {
+  return db
+    .deleteFrom('dashboard_invites')
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
     .execute();
 }
 
@@ -161,8 +217,10 @@ export function deleteSession(db: Db, tokenHash: Buffer) {
   return db.deleteFrom('dashboard_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
-export function deleteUserSessions(db: Db, userId: string, except?: Buffer) {
+/** Ends the user's sessions (but `except`); how many there were. */
+export async function deleteUserSessions(db: Db, userId: string, except?: Buffer): Promise<number> {
   let q = db.deleteFrom('dashboard_sessions').where('user_id', '=', userId);
   if (except) q = q.where('token_hash', '<>', except);
-  return q.execute();
+  const [result] = await q.execute();
+  return Number(result?.numDeletedRows ?? 0);
 }

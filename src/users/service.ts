@@ -5,12 +5,13 @@ import { ApiError, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { findAccount } from '../merchants/repository.js';
 import { parseEmail } from './email.js';
+import { issueLink } from './links.js';
 import { burnPasswordCheck, hashPassword, passwordProblem, verifyPassword } from './password.js';
 import * as repo from './repository.js';
-import { hashToken, hasTokenShape, newToken } from './tokens.js';
+import { hashToken, hasTokenShape } from './tokens.js';
 import type { DashboardUserRow, Role } from './user.table.js';
 
-export const INVITE_TTL_MS = 72 * 3600_000;
+export { INVITE_TTL_MS } from './links.js';
 
 export interface NewUser {
   email: string;
@@ -20,23 +21,34 @@ export interface NewUser {
 /**
  * Creates a user without a password and a single-use invite link to set one (72 h). The operator's
  * admin API and an owner's Team page both come here. The link's token is returned this once.
+ *
+ * With `reinvite` (the Team page), an address that is already a user of this account gets a fresh
+ * link instead of a refusal, for a user who never used theirs or lost access: older links stop
+ * working; the role, password, two-factor and sessions stay as they are (the link replaces the
+ * password when used, and using it ends every session). The admin API keeps contract §13's answer:
+ * its 201 creates a user.
  */
 export async function inviteUser(
   db: Kysely<Database>,
   accountId: string,
   input: NewUser,
   actor: Actor,
-  ctx: { now: Date; publicBaseUrl: string },
+  ctx: { now: Date; publicBaseUrl: string; reinvite?: boolean },
 ) {
   const email = parseEmail(input.email);
   if (!email.ok)
     throw ApiError.validation([{ in: 'body', field: 'email', rule: email.rule, message: email.message }]);
   const account = await findAccount(db, accountId);
   if (!account) throw ApiError.notFound('No account with this id');
-  const token = newToken();
-  const user = await db.transaction().execute(async (tx) => {
-    if (await repo.findUserByEmail(tx, email.email)) throw emailTaken();
-    const row = await repo
+  return db.transaction().execute(async (tx) => {
+    const existing = await repo.findUserByEmail(tx, email.email);
+    if (existing && (!ctx.reinvite || existing.account_id !== account.id)) throw emailTaken();
+    if (existing) {
+      const inviteUrl = await issueLink(tx, existing.id, ctx);
+      await audit(tx, account.id, { actor, now: ctx.now }, 'user.reinvited', existing.email);
+      return { user: existing, inviteUrl, reinvited: true };
+    }
+    const user = await repo
       .insertUser(tx, {
         id: newId('usr'),
         account_id: account.id,
@@ -45,6 +57,7 @@ export async function inviteUser(
         password_hash: null,
         totp_secret: null,
         totp_pending: null,
+        totp_last_step: null,
         created_at: ctx.now,
         last_sign_in_at: null,
         removed_at: null,
@@ -54,16 +67,10 @@ export async function inviteUser(
         if ((err as { code?: string }).code === '23505') throw emailTaken();
         throw err;
       });
-    await repo.insertInvite(tx, {
-      token_hash: hashToken(token),
-      user_id: row.id,
-      expires_at: new Date(ctx.now.getTime() + INVITE_TTL_MS),
-      created_at: ctx.now,
-    });
-    await audit(tx, account.id, { actor, now: ctx.now }, 'user.invited', `${row.email} (${row.role})`);
-    return row;
+    const inviteUrl = await issueLink(tx, user.id, ctx);
+    await audit(tx, account.id, { actor, now: ctx.now }, 'user.invited', `${user.email} (${user.role})`);
+    return { user, inviteUrl, reinvited: false };
   });
-  return { user, inviteUrl: `${ctx.publicBaseUrl}/dashboard/invite/${token}` };
 }
 
 function emailTaken(): ApiError {

@@ -11,6 +11,8 @@ export interface DashboardUserTable {
   password_hash: string | null;
   totp_secret: string | null;
   totp_pending: string | null;
+  /** The time step of the last code from the app accepted (migration 0020); none before. */
+  totp_last_step: number | null;
   created_at: Date;
   last_sign_in_at: Date | null;
   removed_at: Date | null;
@@ -35,6 +37,14 @@ export interface DashboardSessionTable {
   expires_at: Date;
 }
 
+/** A two-factor recovery code (migration 0020): its SHA-256, used once. */
+export interface DashboardRecoveryCodeTable {
+  user_id: string;
+  code_hash: Buffer;
+  used_at: Date | null;
+  created_at: Date;
+}
+
 /** A dashboard form sent once (migration 0008): where its result is, and a secret to show once there. */
 export interface DashboardFormResultTable {
   session_hash: Buffer;
@@ -52,5 +62,6 @@ declare module '../db/schema.js' {
     dashboard_invites: DashboardInviteTable;
     dashboard_sessions: DashboardSessionTable;
     dashboard_form_results: DashboardFormResultTable;
+    dashboard_recovery_codes: DashboardRecoveryCodeTable;
   }
 }

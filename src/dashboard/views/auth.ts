@@ -36,10 +36,10 @@ export function totpPage(errors: readonly PageMessage[] = []): string {
   return authPage(
     'Two-factor code',
     html`<h1>Two-factor code</h1>
-<p class="muted">Enter the 6-digit code your authenticator app shows for Paydesk.</p>
+<p class="muted">Enter the 6-digit code your authenticator app shows for Paydesk. Without your phone, enter one of your recovery codes instead: each works once.</p>
 ${errorSummary(errors)}
 <form method="post" action="${ROOT}/sign-in/totp" novalidate>
-<div class="field"><label for="code">Code</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required></div>
+<div class="field"><label for="code">Code</label><input id="code" name="code" type="text" autocomplete="one-time-code" spellcheck="false" autocapitalize="none" maxlength="40" required></div>
 <div class="actions"><button type="submit" class="button button-primary">Verify</button></div>
 </form>`,
   );

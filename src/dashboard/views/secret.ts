@@ -24,3 +24,14 @@ export function secretGone(label: string, ifLost: string): Html {
 <p role="status">This secret was shown once, on this page's first load, and cannot be shown again. ${ifLost}</p>
 </section>`;
 }
+
+/** Several secrets shown once together (recovery codes): one per line, with one Copy button for all. */
+export function secretLines(id: string, label: string, lines: readonly string[], note: string): Html {
+  return html`<section class="secret">
+<h2>${label}</h2>
+<p>${note} You will not see them again.</p>
+<pre id="${id}" class="secret-lines" aria-label="${label}">${lines.join('\n')}</pre>
+<div class="actions"><button type="button" class="button" data-copy="${id}" hidden>Copy</button></div>
+<p class="copy-status" id="${id}-status" role="status"></p>
+</section>`;
+}

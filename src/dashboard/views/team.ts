@@ -60,21 +60,26 @@ ${errorSummary(opts.errors ?? [])}
   );
 }
 
-export function invitedPage(ctx: DashboardContext, email: string, url: string | undefined): string {
+export function invitedPage(
+  ctx: DashboardContext,
+  user: { email: string; role: string },
+  url: string | undefined,
+  again: boolean,
+): string {
+  const { email } = user;
+  const title = again ? 'New invite link' : 'User invited';
+  const note = again
+    ? `${email} is already on the team (${user.role}). Send them this new link: it lets them set a new password, works once and expires in 72 hours. Their earlier links no longer work.`
+    : `Send this link to ${email}: it lets them set a password, works once and expires in 72 hours.`;
   return shell(
     ctx,
     'Team',
-    'User invited',
-    html`<h1>User invited</h1>
+    title,
+    html`<h1>${title}</h1>
 ${
   url === undefined
-    ? secretGone('Invite link', `If it was not sent to ${email}, remove the user and invite them again.`)
-    : secretField(
-        'invite-link',
-        'Invite link',
-        url,
-        `Send this link to ${email}: it lets them set a password, works once and expires in 72 hours.`,
-      )
+    ? secretGone('Invite link', `If it was not sent to ${email}, invite them again: a new link replaces it.`)
+    : secretField('invite-link', 'Invite link', url, note)
 }
 <p><a class="button" href="${ROOT}/team">Done</a></p>`,
   );
