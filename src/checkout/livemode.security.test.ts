@@ -8,6 +8,8 @@ import {
   type TestApp,
 } from '../../test/app.js';
 import { TEST_XPUB } from '../../test/chain/wallet.js';
+import { observeOne } from '../invoices/observe.js';
+import { money } from '../money/money.js';
 
 /**
  * Issue 31, contract §21 "Live and test never mix": nobody, credentials or not, pays a live invoice
@@ -111,6 +113,48 @@ describe('a live invoice and test money', () => {
     const named = await createInvoice(t.app, legacy, { amount: '5.00', network: 'sandbox' });
     expect(named.statusCode).toBe(422);
     expect(named.json().error.details.errors[0]).toMatchObject({ field: 'network', rule: 'not_accepted' });
+  });
+});
+
+describe('a refund of a live invoice', () => {
+  test('is live, and its claim page never offers the test method the invoice still lists', async () => {
+    const id = await liveInvoice();
+    // Paid with real money on the live network (what a chain watcher reports).
+    await observeOne(
+      t.app.db,
+      id,
+      {
+        kind: 'payment',
+        txHash: `0x${'ab'.repeat(32)}`,
+        network: 'ethereum',
+        currency: 'USDT',
+        amount: money('500.00'),
+        confirmed: true,
+      },
+      { now: new Date(), publicBaseUrl: t.app.config.publicBaseUrl },
+    );
+    const made = await t.app.inject({
+      method: 'POST',
+      url: `/v1/merchant/invoices/${id}/refunds`,
+      headers: legacy.auth,
+      payload: { amount: '10.00' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const refund = made.json().data.refund;
+    expect(refund.livemode).toBe(true);
+    const path = new URL(refund.claim_url).pathname;
+    const page = (await t.app.inject({ url: path })).body;
+    expect(page).toContain('USDT on Ethereum');
+    expect(page).not.toContain('sandbox:USDT');
+    const claim = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'method=sandbox%3AUSDT&address=sandbox_payer',
+    });
+    expect(claim.statusCode).toBe(422);
+    const after = await t.app.inject({ url: `/v1/merchant/invoices/${id}/refunds`, headers: legacy.auth });
+    expect(after.json().data).toMatchObject([{ status: 'awaiting_address', network: null, livemode: true }]);
   });
 });
 
