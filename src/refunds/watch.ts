@@ -1,18 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { newEvent } from '../invoices/events.js';
-import { formatUnits, fromTokenUnits, money } from '../money/money.js';
-import { REFUND_TOKEN_DECIMALS } from './amounts.js';
-import { toRefund } from './refund.js';
-import type { RefundRow } from './refund.table.js';
-import * as repo from './repository.js';
+import { fromTokenUnits, money } from '../money/money.js';
+import { type ChangeContext, changeRefunds, each, type LockedRefund, type Plan } from './change.js';
 
 /**
- * What a chain watcher reports about refunds (contract §18): it reads the transfers of a block range
- * once, for deposits and refunds alike, and asks here which of them pay a ready refund. A refund is
- * paid by one transaction that moves at least its token amount of its token to its address, in a block
- * after the one the watcher had reached when the refund became ready. Seen above the confirmation
- * depth it is `sent`; at or below it, `confirmed` (with `refund.confirmed` in the outbox).
+ * What a chain watcher reports about refunds (contract §18, §22): it reads the transfers of a block
+ * range once, for deposits and refunds alike, and reports them here, inside the transaction that moves
+ * its cursor. A refund is paid by a transfer of at least its token amount of its token to its address,
+ * in a block after the one the watcher had reached when the refund became ready. Which refunds are
+ * ready is read under their row locks (change.ts): a refund canceled a moment ago is not paid.
  */
 
 /** One transfer as the watcher reads it (chains/rpc.ts TransferLog, in the fields used here). */
@@ -32,21 +28,34 @@ export interface WatchedNetwork {
   tokens: ReadonlyMap<string, { address: string; decimals: number }>;
 }
 
-export interface RefundPayment {
-  refund: RefundRow & { rate: unknown };
-  txHash: string;
-  blockNumber: bigint;
-  decimals: number;
+const context = (network: WatchedNetwork, now: Date): ChangeContext => ({
+  now,
+  decimals: (r) => network.tokens.get(r.token ?? '')?.decimals,
+});
+
+/** Records the refunds the range's transfers pay: `sent`, or `confirmed` when already deep enough. */
+export async function recordRefundPayments(
+  tx: Transaction<Database>,
+  network: WatchedNetwork,
+  logs: readonly Transfer[],
+  buriedUpTo: bigint,
+  now: Date,
+): Promise<void> {
+  if (logs.length === 0) return;
+  const addresses = [...new Set(logs.map((l) => l.to))];
+  const pay: Plan = (ready) =>
+    matchPayments(ready, logs, network).map(
+      ([refund, t]) =>
+        [
+          refund,
+          { kind: 'paid', txHash: t.txHash, blockNumber: t.blockNumber, final: t.blockNumber <= buriedUpTo },
+        ] as const,
+    );
+  await changeRefunds(tx, { kind: 'ready_to', network: network.name, addresses }, pay, context(network, now));
 }
 
-type Db = Kysely<Database> | Transaction<Database>;
-
-/** The transfers of a range that pay ready refunds; each transfer pays one refund at most. */
-export async function refundPaymentsIn(db: Db, network: WatchedNetwork, logs: readonly Transfer[]) {
-  if (logs.length === 0) return [];
-  const recipients = [...new Set(logs.map((l) => l.to))];
-  const ready = await repo.readyRefundsTo(db, network.name, recipients);
-  if (ready.length === 0) return [];
+/** Which transfer pays which ready refund; each transfer pays one refund at most. */
+function matchPayments(ready: LockedRefund[], logs: readonly Transfer[], network: WatchedNetwork) {
   // Several Transfer logs of one transaction to one address in one token add up to one transfer.
   const sums = new Map<string, Transfer>();
   for (const l of logs) {
@@ -55,8 +64,11 @@ export async function refundPaymentsIn(db: Db, network: WatchedNetwork, logs: re
     sums.set(key, seen ? { ...seen, value: seen.value + l.value } : { ...l });
   }
   const unused = [...sums.values()].sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : 1));
-  const found: RefundPayment[] = [];
-  for (const refund of ready) {
+  const byAge = [...ready].sort(
+    (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1),
+  );
+  const found: Array<[LockedRefund, Transfer]> = [];
+  for (const refund of byAge) {
     const token = network.tokens.get(refund.token ?? '');
     if (!token || refund.token_amount === null) continue;
     const after = refund.after_block === null ? -1n : BigInt(refund.after_block);
@@ -70,29 +82,9 @@ export async function refundPaymentsIn(db: Db, network: WatchedNetwork, logs: re
     );
     if (i < 0) continue;
     const [t] = unused.splice(i, 1) as [Transfer];
-    found.push({ refund, txHash: t.txHash, blockNumber: t.blockNumber, decimals: token.decimals });
+    found.push([refund, t]);
   }
   return found;
-}
-
-/** Records the payments found, inside the watcher's transaction for the range (its cursor moves with them). */
-export async function recordRefundPayments(
-  tx: Transaction<Database>,
-  payments: readonly RefundPayment[],
-  buriedUpTo: bigint,
-  now: Date,
-): Promise<void> {
-  for (const p of payments) {
-    const final = p.blockNumber <= buriedUpTo;
-    const updated = await repo.updateRefund(tx, p.refund.id, {
-      status: final ? 'confirmed' : 'sent',
-      tx_hash: p.txHash,
-      block_number: p.blockNumber.toString(),
-      confirmed_at: final ? now : null,
-      updated_at: now,
-    });
-    if (final) await confirmedEvent(tx, { ...p.refund, ...updated }, p.refund.status, p.decimals, now);
-  }
 }
 
 /** Sent refunds whose transfer is now deep enough: confirmed, each with its event, in one transaction. */
@@ -102,40 +94,19 @@ export async function confirmBuriedRefunds(
   depthBlock: bigint,
   now: Date,
 ): Promise<number> {
-  const due = await repo.sentUpTo(db, network.name, depthBlock);
-  if (due.length === 0) return 0;
-  await db.transaction().execute(async (tx) => {
-    for (const r of due) {
-      const updated = await repo.updateRefund(tx, r.id, {
-        status: 'confirmed',
-        confirmed_at: now,
-        updated_at: now,
-      });
-      const decimals = network.tokens.get(r.token ?? '')?.decimals ?? REFUND_TOKEN_DECIMALS;
-      await confirmedEvent(tx, { ...r, ...updated }, 'sent', decimals, now);
-    }
-  });
-  return due.length;
+  const target = { kind: 'sent_up_to', network: network.name, block: depthBlock } as const;
+  const changed = await db
+    .transaction()
+    .execute((tx) => changeRefunds(tx, target, each({ kind: 'buried' }), context(network, now)));
+  return changed.length;
 }
 
 /** A reorganisation dropped the blocks above `block`: refunds sent in them wait for their transfer again. */
-export function forgetRefundsAbove(tx: Transaction<Database>, network: string, block: bigint, now: Date) {
-  return repo.unsendAbove(tx, network, block, now);
-}
-
-async function confirmedEvent(
+export async function forgetRefundsAbove(
   tx: Transaction<Database>,
-  refund: RefundRow & { rate: unknown },
-  previous: string,
-  decimals: number,
+  network: string,
+  block: bigint,
   now: Date,
-) {
-  const tokens = money(refund.token_amount ?? '0');
-  const data = {
-    refund: toRefund(refund, refund.rate !== null),
-    previous_status: previous,
-    token: refund.token,
-    token_amount: formatUnits(tokens, Math.min(decimals, REFUND_TOKEN_DECIMALS)),
-  };
-  await repo.insertEvent(tx, newEvent(refund.project_id, refund.invoice_id, 'refund.confirmed', data, now));
+): Promise<void> {
+  await changeRefunds(tx, { kind: 'sent_above', network, block }, each({ kind: 'dropped' }), { now });
 }
