@@ -1,13 +1,13 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { fromTokenUnits, money } from '../money/money.js';
+import { money, toTokenUnits } from '../money/money.js';
 import { type ChangeContext, changeRefunds, each, type LockedRefund, type Plan } from './change.js';
+import { type DueRefund, matchTransfers } from './match.js';
 
 /**
  * What a chain watcher reports about refunds (contract §18, §22): it reads the transfers of a block
  * range once, for deposits and refunds alike, and reports them here, inside the transaction that moves
- * its cursor. A refund is paid by a transfer of at least its token amount of its token to its address,
- * in a block after the one the watcher had reached when the refund became ready. Which refunds are
+ * its cursor. Which transfer pays which refund is match.ts's rule; which refunds are
  * ready is read under their row locks (change.ts): a refund canceled a moment ago is not paid.
  */
 
@@ -44,47 +44,31 @@ export async function recordRefundPayments(
   if (logs.length === 0) return;
   const addresses = [...new Set(logs.map((l) => l.to))];
   const pay: Plan = (ready) =>
-    matchPayments(ready, logs, network).map(
-      ([refund, t]) =>
-        [
-          refund,
-          { kind: 'paid', txHash: t.txHash, blockNumber: t.blockNumber, final: t.blockNumber <= buriedUpTo },
-        ] as const,
-    );
+    matchTransfers(
+      ready.flatMap((r) => due(r, network)),
+      logs,
+    ).map(({ refund, transfer: t }) => {
+      const final = t.blockNumber <= buriedUpTo;
+      return [refund.row, { kind: 'paid', txHash: t.txHash, blockNumber: t.blockNumber, final }] as const;
+    });
   await changeRefunds(tx, { kind: 'ready_to', network: network.name, addresses }, pay, context(network, now));
 }
 
-/** Which transfer pays which ready refund; each transfer pays one refund at most. */
-function matchPayments(ready: LockedRefund[], logs: readonly Transfer[], network: WatchedNetwork) {
-  // Several Transfer logs of one transaction to one address in one token add up to one transfer.
-  const sums = new Map<string, Transfer>();
-  for (const l of logs) {
-    const key = `${l.txHash} ${l.to} ${l.token}`;
-    const seen = sums.get(key);
-    sums.set(key, seen ? { ...seen, value: seen.value + l.value } : { ...l });
-  }
-  const unused = [...sums.values()].sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : 1));
-  const byAge = [...ready].sort(
-    (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1),
-  );
-  const found: Array<[LockedRefund, Transfer]> = [];
-  for (const refund of byAge) {
-    const token = network.tokens.get(refund.token ?? '');
-    if (!token || refund.token_amount === null) continue;
-    const after = refund.after_block === null ? -1n : BigInt(refund.after_block);
-    const due = money(refund.token_amount);
-    const i = unused.findIndex(
-      (t) =>
-        t.to === refund.address &&
-        t.token === token.address &&
-        t.blockNumber > after &&
-        fromTokenUnits(t.value, token.decimals) >= due,
-    );
-    if (i < 0) continue;
-    const [t] = unused.splice(i, 1) as [Transfer];
-    found.push([refund, t]);
-  }
-  return found;
+/** A ready refund as the matcher sees it: what it is owed, in the units of its token on this network. */
+function due(row: LockedRefund, network: WatchedNetwork): Array<DueRefund & { row: LockedRefund }> {
+  const token = network.tokens.get(row.token ?? '');
+  if (!token || row.token_amount === null || row.address === null) return [];
+  return [
+    {
+      row,
+      id: row.id,
+      createdAt: row.created_at,
+      address: row.address,
+      token: token.address,
+      units: toTokenUnits(money(row.token_amount), token.decimals),
+      afterBlock: row.after_block === null ? null : BigInt(row.after_block),
+    },
+  ];
 }
 
 /** Sent refunds whose transfer is now deep enough: confirmed, each with its event, in one transaction. */
