@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { PathId } from '../http/schemas.js';
+import { cancelRefund } from '../refunds/actions.js';
 import { readyRefundsCsv } from '../refunds/csv.js';
 import * as refunds from '../refunds/service.js';
 import { takeSecret } from '../users/form-results.js';
@@ -114,7 +115,9 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const ctx = request.dashboard;
-      await refunds.cancelRefund(app.db, ctx.project.id, request.params.id, change(ctx, app.clock()));
+      const now = app.clock();
+      const who = { kind: 'dashboard', projectId: ctx.project.id, change: change(ctx, now) } as const;
+      await cancelRefund(app.db, who, { refundId: request.params.id }, now);
       // Back to the page the button was on: an invoice's page, or the list; never another site.
       const back = request.body.back;
       const target =

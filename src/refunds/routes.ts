@@ -59,7 +59,7 @@ const InvoiceParams = Type.Object({
 
 const RefundRef = Type.Ref(RefundSchema);
 
-const requester = (p: Principal): service.Requester => ({
+export const requester = (p: Principal): service.Requester => ({
   kind: 'api',
   projectId: p.projectId,
   keyId: p.keyId,

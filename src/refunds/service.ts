@@ -8,7 +8,7 @@ import { IDEMPOTENCY_RETENTION_MS, reusedKeyError } from '../invoices/idempotenc
 import { formatInCurrency } from '../invoices/pricing.js';
 import { formatMoney, type Money, money, parseInvoiceAmount } from '../money/money.js';
 import { refundable, refundableStatus } from './amounts.js';
-import { changeRefunds, each, type Plan } from './change.js';
+import { changeRefunds, type Plan } from './change.js';
 import { newClaimToken } from './claim-token.js';
 import { type Refund, toRefund } from './refund.js';
 import type { RefundRow } from './refund.table.js';
@@ -187,27 +187,6 @@ export async function listRefunds(db: Kysely<Database>, who: Requester, invoiceI
   }
   const rows = await repo.invoiceRefunds(db, who.projectId, invoiceId);
   return rows.map((r) => toRefund(r, invoice.rate !== null));
-}
-
-/**
- * Cancels a refund awaiting its address or ready to send (contract §22): its claim link stops working,
- * and its amount no longer counts against what was paid. Once its transfer is seen it is on its way,
- * and a cancel is refused (rule `not_cancelable`), as for a confirmed or already canceled one.
- */
-export async function cancelRefund(
-  db: Kysely<Database>,
-  projectId: string,
-  refundId: string,
-  change: Change,
-) {
-  return db.transaction().execute(async (tx) => {
-    const target = { kind: 'one', projectId, refundId } as const;
-    const changed = await changeRefunds(tx, target, each({ kind: 'cancel' }), { now: change.now });
-    const row = changed[0]?.after;
-    if (!row) throw ApiError.notFound('No refund with this id');
-    await audit(tx, row.account_id, change, 'refund.canceled', `${row.id} of ${row.invoice_id}`);
-    return toRefund(row, row.rate !== null);
-  });
 }
 
 /** One refund of the project as stored; NOT_FOUND for any other id. */
