@@ -94,7 +94,7 @@ export function transition(state: RefundState, action: RefundAction, now: Date):
         released: false,
       };
     case 'cancel':
-      if (s !== 'awaiting_address' && s !== 'ready') return { ...same(state), refused: 'not_cancelable' };
+      if (!cancelable(s)) return { ...same(state), refused: 'not_cancelable' };
       return { ...moved(state, 'canceled', now, { claim_token_hash: null }), released: true };
     case 'paid': {
       // Only a ready refund is paid: a canceled one never becomes sent or confirmed (contract §22).
@@ -127,5 +127,5 @@ function moved(
   return { state: next, changed: true, released: false, ...(event ? { event } : {}) };
 }
 
-/** Whether a refund's amount counts against what its invoice received (every status but canceled). */
-export const counts = (status: RefundStatus) => status !== 'canceled';
+/** Whether a merchant may still cancel it: not once its transfer is seen (pages offer Cancel by this). */
+export const cancelable = (status: RefundStatus) => status === 'awaiting_address' || status === 'ready';

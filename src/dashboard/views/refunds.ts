@@ -2,6 +2,7 @@ import { formatMoney, type Money, money } from '../../money/money.js';
 import type { NetworkRegistry } from '../../networks/network.js';
 import { paymentRequest, walletLink } from '../../networks/payment-request.js';
 import { type RefundBase, refundableStatus } from '../../refunds/amounts.js';
+import { cancelable } from '../../refunds/lifecycle.js';
 import type { RefundRow } from '../../refunds/refund.table.js';
 import { type Html, html } from '../../web/html.js';
 import { qrSvg } from '../../web/qr.js';
@@ -14,9 +15,8 @@ export type WaitingRefund = RefundRow & { rate: unknown };
 const tokens = (r: RefundRow) => (r.token_amount ? formatMoney(money(r.token_amount)) : null);
 const method = (networks: NetworkRegistry, r: RefundRow) =>
   r.network ? `${r.token} on ${networks.label(r.network)}` : null;
-const cancelable = (r: RefundRow) => r.status !== 'confirmed' && r.status !== 'canceled';
 
-/** A "Cancel" button for a refund not yet confirmed (owners only), back to `back` after. */
+/** A "Cancel" button for a refund awaiting its address or ready (owners only), back to `back` after. */
 function cancelForm(ctx: DashboardContext, r: RefundRow, back: string): Html {
   return html`<form method="post" action="${ROOT}/refunds/${r.id}/cancel">${csrf(ctx)}<input type="hidden" name="back" value="${back}"><button type="submit" class="button button-small" aria-label="Cancel refund ${r.id}">Cancel</button></form>`;
 }
@@ -33,7 +33,7 @@ export function invoiceRefundsSection(
   const back = `${ROOT}/invoices/${invoice.id}`;
   const rows = refunds.map(
     (r) =>
-      html`<tr><td><code>${r.id}</code></td><td class="num">${formatMoney(money(r.amount))} ${r.currency}</td><td>${badge(r.status)}</td><td>${method(networks, r) ?? html`<span class="muted">Waiting for the payer</span>`}</td><td>${r.address ? html`<code>${r.address}</code>` : html`<span class="muted">—</span>`}</td><td>${r.tx_hash ? html`<code>${r.tx_hash}</code>` : html`<span class="muted">—</span>`}</td><td>${time(r.created_at)}</td><td>${owner && cancelable(r) ? cancelForm(ctx, r, back) : ''}</td></tr>`,
+      html`<tr><td><code>${r.id}</code></td><td class="num">${formatMoney(money(r.amount))} ${r.currency}</td><td>${badge(r.status)}</td><td>${method(networks, r) ?? html`<span class="muted">Waiting for the payer</span>`}</td><td>${r.address ? html`<code>${r.address}</code>` : html`<span class="muted">—</span>`}</td><td>${r.tx_hash ? html`<code>${r.tx_hash}</code>` : html`<span class="muted">—</span>`}</td><td>${time(r.created_at)}</td><td>${owner && cancelable(r.status) ? cancelForm(ctx, r, back) : ''}</td></tr>`,
   );
   const refundable = refundableStatus(invoice);
   return html`<section class="panel" aria-labelledby="refunds" tabindex="0"><h2 id="refunds">Refunds</h2>
