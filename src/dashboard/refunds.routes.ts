@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/errors.js';
 import { PathId } from '../http/schemas.js';
-import { cancelRefund } from '../refunds/actions.js';
+import { cancelRefund, newClaimLink } from '../refunds/actions.js';
 import { readyRefundsCsv } from '../refunds/csv.js';
 import { NewRefundSchema } from '../refunds/refund.js';
 import * as refunds from '../refunds/service.js';
@@ -106,6 +106,28 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .header('Content-Disposition', `attachment; filename="refunds-ready-${stamp}.csv"`)
       .send(readyRefundsCsv(app.db, request.dashboard.project.id));
   });
+
+  // "New claim link": the merchant API's function; the new link on the result page, once.
+  app.post(
+    '/refunds/:id/claim-link',
+    {
+      schema: {
+        hide,
+        params: RefundParams,
+        body: Type.Object({ _csrf: Csrf }, { additionalProperties: false }),
+      },
+      preValidation: owner,
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const now = app.clock();
+      const who = { kind: 'dashboard', projectId: ctx.project.id, change: change(ctx, now) } as const;
+      const at = { now, publicBaseUrl: app.config.publicBaseUrl };
+      const { refund } = await newClaimLink(app.db, who, { refundId: request.params.id }, at);
+      const form = await keepForResultPage(request, refund.claim_url as string);
+      return reply.redirect(`${ROOT}/refunds/${refund.id}/created?form=${form}`, 303);
+    },
+  );
 
   app.post(
     '/refunds/:id/cancel',
