@@ -51,6 +51,7 @@ import { networkAdminRoutes } from './networks/admin.routes.js';
 import type { RateBook } from './rates/book.js';
 import { openRates } from './rates/open.js';
 import { attachRateBook } from './rates/registry.js';
+import { refundActionRoutes } from './refunds/action.routes.js';
 import { RefundSchema } from './refunds/refund.js';
 import { refundRoutes } from './refunds/routes.js';
 import { paymentAmountFormat, sandboxRoutes } from './sandbox/admin.routes.js';
@@ -236,6 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await merchant.register(merchantRoutes);
       await merchant.register(invoiceRoutes);
       await merchant.register(refundRoutes);
+      await merchant.register(refundActionRoutes);
     },
     { prefix: '/v1/merchant' },
   );

@@ -57,7 +57,8 @@ export type AuditAction =
   | 'webhook_event.resent'
   | 'collection.requested'
   | 'refund.created'
-  | 'refund.canceled';
+  | 'refund.canceled'
+  | 'refund.claim_link_renewed';
 
 /**
  * Writes an audit row. It takes a transaction, never the database handle: the row commits with the

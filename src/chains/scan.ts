@@ -13,12 +13,7 @@ import { fromTokenUnits, money } from '../money/money.js';
 import type { FamilyName } from '../networks/family.js';
 import { mayPay } from '../networks/livemode.js';
 import type { Currency } from '../networks/network.js';
-import {
-  confirmBuriedRefunds,
-  forgetRefundsAbove,
-  recordRefundPayments,
-  refundPaymentsIn,
-} from '../refunds/watch.js';
+import { confirmBuriedRefunds, forgetRefundsAbove, recordRefundPayments } from '../refunds/watch.js';
 import * as repo from './repository.js';
 import type { ChainReader, TransferLog } from './rpc.js';
 
@@ -107,12 +102,12 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
     // A log of block `to` from another fork means a reorganisation mid-read: read again.
     if (logs.some((l) => l.blockNumber === to && l.blockHash !== toHash)) return true;
     const step = stepOf(await paymentsIn(ctx, logs, buriedUpTo), logs, { number: to, hash: toHash }, network);
-    // The same transfers, read once, may also pay refunds to payers' addresses (contract §18).
-    const refunds = await refundPaymentsIn(ctx.db, network, step.logs);
     const passed = blocksPassed(step.logs, step.last);
     await observe(ctx.db, step.reports, observing(ctx), async (tx) => {
       await repo.advance(tx, network.name, passed, ctx.now());
-      await recordRefundPayments(tx, refunds, buriedUpTo, ctx.now());
+      // The same transfers, read once, may also pay refunds to payers' addresses (contract §18),
+      // decided under the refunds' locks in this transaction.
+      await recordRefundPayments(tx, network, step.logs, buriedUpTo, ctx.now());
     });
     cursor = step.last;
   }

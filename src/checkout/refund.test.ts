@@ -8,7 +8,7 @@ import {
   type TestApp,
 } from '../../test/app.js';
 import { byOperator } from '../audit/audit.js';
-import { cancelRefund } from '../refunds/service.js';
+import { cancelRefund } from '../refunds/actions.js';
 import { CONTENT_SECURITY_POLICY } from '../web/headers.js';
 
 const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -124,7 +124,13 @@ describe('the claim page', () => {
 
   test('an unknown link, a malformed one and a canceled refund are a readable page, not JSON', async () => {
     const canceled = await newRefund();
-    await cancelRefund(t.app.db, m.projectId, canceled.id, byOperator(new Date()));
+    const now = new Date();
+    await cancelRefund(
+      t.app.db,
+      { kind: 'dashboard', projectId: m.projectId, change: byOperator(now) },
+      { refundId: canceled.id },
+      now,
+    );
     for (const path of [`/refund/${'A'.repeat(43)}`, '/refund/nonsense', '/refund/x/y', canceled.path]) {
       const res = await t.app.inject({ url: path });
       expect(res.statusCode).toBe(404);

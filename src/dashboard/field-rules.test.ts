@@ -12,12 +12,27 @@ let t: TestApp;
 let projectId: string;
 let owner: Awaited<ReturnType<typeof merchantWithOwner>>['owner'];
 let auth: Record<string, string>;
+/** A paid invoice of the project, for the refund cases. */
+let paidInvoice: string;
 beforeAll(async () => {
   t = await startTestApp({ env: { PAYDESK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
   const made = await merchantWithOwner(t.app, 'rules@shop.example');
   projectId = made.m.projectId;
   auth = made.m.auth;
   owner = made.owner;
+  const invoice = await t.app.inject({
+    method: 'POST',
+    url: '/v1/merchant/invoices',
+    headers: auth,
+    payload: { amount: '10.00' },
+  });
+  paidInvoice = invoice.json().data.id;
+  await t.app.inject({
+    method: 'POST',
+    url: `/v1/admin/invoices/${paidInvoice}/simulate-payment`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    payload: {},
+  });
 });
 afterAll(() => t.close());
 
@@ -50,9 +65,25 @@ function payment(
 
 interface Case {
   what: string;
-  api: { method: 'POST' | 'PATCH'; url: () => string; body: Record<string, unknown> };
-  form: { url: string; body: Record<string, string | string[]> };
+  /** Through the admin API, or (`merchant`) the merchant API with the project's key. */
+  api: { method: 'POST' | 'PATCH'; url: () => string; body: Record<string, unknown>; merchant?: boolean };
+  form: { url: string | (() => string); body: Record<string, string | string[]> };
   rules: string[];
+}
+
+/** A refund case (contract §22): the same reason through the merchant API and the "Refund" form. */
+function refund(what: string, reason: string, rules: string[]): Case {
+  return {
+    what,
+    api: {
+      method: 'POST',
+      url: () => `/v1/merchant/invoices/${paidInvoice}/refunds`,
+      body: { reason },
+      merchant: true,
+    },
+    form: { url: () => `/dashboard/invoices/${paidInvoice}/refunds`, body: { amount: '', reason } },
+    rules,
+  };
 }
 
 const CASES: Case[] = [
@@ -282,6 +313,9 @@ const CASES: Case[] = [
     form: { url: '/dashboard/webhooks', body: { url: 'not a url' } },
     rules: ['format'],
   },
+  refund('a refund reason of 501 characters', 'r'.repeat(501), ['max_length']),
+  refund('a refund reason with a control character', 'Order\u0007 returned', ['control_characters']),
+  refund('a refund reason with a line break inside', 'Order\nreturned', ['control_characters']),
 ];
 
 describe('the same bad input breaks the same rules through the admin API and the dashboard', () => {
@@ -290,12 +324,12 @@ describe('the same bad input breaks the same rules through the admin API and the
     const viaApi = await t.app.inject({
       method: api.method,
       url: api.url(),
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      headers: api.merchant ? auth : { authorization: `Bearer ${ADMIN_TOKEN}` },
       payload: api.body,
     });
     expect(viaApi.statusCode, viaApi.body).toBe(422);
     const apiRules = viaApi.json().error.details.errors.map((e: { rule: string }) => e.rule);
-    const viaDashboard = await owner.post(form.url, form.body);
+    const viaDashboard = await owner.post(typeof form.url === 'string' ? form.url : form.url(), form.body);
     expect(viaDashboard.statusCode, viaDashboard.body.slice(0, 500)).toBe(422);
     const pageRules = [...viaDashboard.body.matchAll(/data-rule="([a-z_]+)"/g)].map((m) => m[1]);
     expect(apiRules).toEqual(rules);
@@ -304,7 +338,7 @@ describe('the same bad input breaks the same rules through the admin API and the
   });
 });
 
-/** What a refused change must leave alone: the project, its keys and its endpoints. */
+/** What a refused change must leave alone: the project, its keys, its endpoints and its refunds. */
 async function state() {
   const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const hooks = await t.app.inject({ url: `/v1/admin/projects/${projectId}/webhook-endpoints`, headers });
@@ -316,5 +350,8 @@ async function state() {
     endpoints: hooks.json().data.length,
     name: /id="name"[^>]*value="([^"]*)"/.exec(settings.body)?.[1],
     keys: (keys.body.match(/\/revoke"/g) ?? []).length,
+    refunds: (
+      await t.app.inject({ url: `/v1/merchant/invoices/${paidInvoice}/refunds`, headers: auth })
+    ).json().data.length,
   };
 }

@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { ApiError } from '../http/errors.js';
 import { PathId } from '../http/schemas.js';
+import { cancelRefund, newClaimLink } from '../refunds/actions.js';
 import { readyRefundsCsv } from '../refunds/csv.js';
+import { NewRefundSchema } from '../refunds/refund.js';
 import * as refunds from '../refunds/service.js';
 import { takeSecret } from '../users/form-results.js';
 import { change } from './actor.js';
@@ -34,8 +37,9 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Object(
           {
             _csrf: Csrf,
-            amount: Type.Optional(Type.String({ maxLength: 100 })),
-            reason: Type.Optional(Type.String({ maxLength: 1000 })),
+            // Only a bound on what is read: the fields' own rules are the API's (below).
+            amount: Type.Optional(Type.String({ maxLength: 10_000 })),
+            reason: Type.Optional(Type.String({ maxLength: 10_000 })),
           },
           { additionalProperties: false },
         ),
@@ -45,13 +49,17 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const ctx = request.dashboard;
       const now = app.clock();
-      const { amount, reason } = request.body;
+      // An empty field is an absent one: all that is left, no reason.
+      const amount = request.body.amount?.trim() || undefined;
+      const reason = request.body.reason?.trim() || undefined;
+      // The merchant API's rules for a new refund (refunds/refund.ts), on the values as stored.
+      const errors = app.checkFields(NewRefundSchema, { amount, reason });
+      if (errors.length > 0) throw ApiError.validation(errors);
       const { refund } = await refunds.createRefund(
         app.db,
         { kind: 'dashboard', projectId: ctx.project.id, change: change(ctx, now) },
         request.params.id,
-        // An empty field is an absent one: all that is left, no reason.
-        { amount: amount?.trim() || undefined, reason: reason?.trim() || undefined },
+        { amount, reason },
         { now, publicBaseUrl: app.config.publicBaseUrl },
       );
       const form = await keepForResultPage(request, refund.claim_url as string);
@@ -99,6 +107,28 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .send(readyRefundsCsv(app.db, request.dashboard.project.id));
   });
 
+  // "New claim link": the merchant API's function; the new link on the result page, once.
+  app.post(
+    '/refunds/:id/claim-link',
+    {
+      schema: {
+        hide,
+        params: RefundParams,
+        body: Type.Object({ _csrf: Csrf }, { additionalProperties: false }),
+      },
+      preValidation: owner,
+    },
+    async (request, reply) => {
+      const ctx = request.dashboard;
+      const now = app.clock();
+      const who = { kind: 'dashboard', projectId: ctx.project.id, change: change(ctx, now) } as const;
+      const at = { now, publicBaseUrl: app.config.publicBaseUrl };
+      const { refund } = await newClaimLink(app.db, who, { refundId: request.params.id }, at);
+      const form = await keepForResultPage(request, refund.claim_url as string);
+      return reply.redirect(`${ROOT}/refunds/${refund.id}/created?form=${form}`, 303);
+    },
+  );
+
   app.post(
     '/refunds/:id/cancel',
     {
@@ -114,7 +144,9 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const ctx = request.dashboard;
-      await refunds.cancelRefund(app.db, ctx.project.id, request.params.id, change(ctx, app.clock()));
+      const now = app.clock();
+      const who = { kind: 'dashboard', projectId: ctx.project.id, change: change(ctx, now) } as const;
+      await cancelRefund(app.db, who, { refundId: request.params.id }, now);
       // Back to the page the button was on: an invoice's page, or the list; never another site.
       const back = request.body.back;
       const target =

@@ -102,6 +102,27 @@ describe('refunds in the dashboard', () => {
     expect((await owner.get('/dashboard/team')).body).toContain('refund.canceled');
   });
 
+  test('"New claim link" shows a new link once; the old one stops working; a claimed refund has none, nor a Cancel once sent', async () => {
+    const { m, owner } = await merchantWithOwner(t.app, 'relink@shop.example');
+    const id = await paidInvoice(m);
+    const posted = await owner.post(`/dashboard/invoices/${id}/refunds`, { amount: '4.00', reason: '' });
+    const old = secretOn((await owner.follow(posted)).body, 'claim-link') as string;
+    const page = await owner.get(`/dashboard/invoices/${id}`);
+    const ref = /\/dashboard\/refunds\/(ref_[A-Za-z0-9]+)\/claim-link/.exec(page.body)?.[1];
+    expect(page.body).toContain(`aria-label="New claim link for refund ${ref}"`);
+    const renewed = await owner.post(`/dashboard/refunds/${ref}/claim-link`);
+    expect(renewed.statusCode).toBe(303);
+    const fresh = secretOn((await owner.follow(renewed)).body, 'claim-link') as string;
+    expect(fresh).not.toBe(old);
+    expect((await claim(old)).statusCode).toBe(404);
+    expect((await claim(fresh)).statusCode).toBe(303);
+    const after = (await owner.get(`/dashboard/invoices/${id}`)).body;
+    expect(after).not.toContain('New claim link');
+    expect(after).toContain(`aria-label="Cancel refund ${ref}"`);
+    expect((await owner.post(`/dashboard/refunds/${ref}/claim-link`)).statusCode).toBe(422);
+    expect((await owner.get('/dashboard/team')).body).toContain('refund.claim_link_renewed');
+  });
+
   test('a viewer sees the refunds but cannot refund or cancel; another account cannot reach them', async () => {
     const { m, owner } = await merchantWithOwner(t.app, 'owner2@shop.example');
     await inviteAndAccept(t.app, m.accountId, 'viewer@shop.example', 'viewer');

@@ -420,6 +420,15 @@ describe('real responses match the document', () => {
     await call(t.app, 'listRefunds', 200, { auth: m.auth, params });
     await call(t.app, 'listRefunds', 401, { params });
     await call(t.app, 'listRefunds', 404, { auth: m.auth, params: { invoice: 'inv_nope' } });
+    const ids = { invoice: inv.id, refund: created.json().data.refund.id };
+    const relinked = await call(t.app, 'newRefundClaimLink', 200, { auth: m.auth, params: ids });
+    expect(relinked.json().data.refund.claim_url).toMatch(/\/refund\//);
+    await call(t.app, 'newRefundClaimLink', 401, { params: ids });
+    await call(t.app, 'newRefundClaimLink', 404, { auth: m.auth, params: { ...ids, refund: 'ref_nope' } });
+    await call(t.app, 'cancelRefund', 200, { auth: m.auth, params: ids });
+    await call(t.app, 'cancelRefund', 422, { auth: m.auth, params: ids });
+    await call(t.app, 'newRefundClaimLink', 422, { auth: m.auth, params: ids });
+    await call(t.app, 'cancelRefund', 401, { params: ids });
   });
 
   test('payment methods: a project of several, its invoices before and after payments in two tokens', async () => {

@@ -168,6 +168,38 @@ describe('a refund on an EVM network', () => {
   });
 });
 
+describe('a batch payout (contract §22)', () => {
+  test('a lone 2.00 pays the 2.00 refund, not an older 1.00; one transaction of 1.00 and 2.00 pays two refunds', async () => {
+    const invoiceId = await paidInvoice(evm, '5.00', 3, LOCAL);
+    const payer = getAddress(chain.accounts[9] as Address);
+    const ready = async (amount: string) => {
+      clock.advance(1000); // created one after the other: "the oldest" is well defined
+      const r = (await refund(evm, invoiceId, { amount })).json().data.refund;
+      expect((await claim(r.claim_url, `${LOCAL}:USDT`, payer)).statusCode).toBe(303);
+      return r.id as string;
+    };
+    const [older, exact, newest] = [await ready('1.00'), await ready('2.00'), await ready('2.00')];
+    await synced();
+    const lone = await chain.transfer(tokens.usdt, payer, units('2.00'), chain.accounts[2] as Address);
+    await synced();
+    expect(await refundOf(evm, invoiceId, exact)).toMatchObject({ status: 'sent', tx_hash: lone });
+    expect((await refundOf(evm, invoiceId, older)).status).toBe('ready');
+
+    const batch = await chain.batchTransfer(
+      tokens.usdt,
+      [payer, payer],
+      [units('1.00'), units('2.00')],
+      chain.accounts[2] as Address,
+    );
+    await chain.mine(2);
+    for (const id of [older, newest]) {
+      await eventually(async () => (await refundOf(evm, invoiceId, id)).status === 'confirmed', 15_000);
+      expect((await refundOf(evm, invoiceId, id)).tx_hash).toBe(batch);
+    }
+    expect((await refundOf(evm, invoiceId, exact)).tx_hash).toBe(lone);
+  });
+});
+
 describe('a refund on the TRON-encoded network', () => {
   test('claimed with a T-address, paid, confirmed once 19 blocks hold it', async () => {
     const invoiceId = await paidInvoice(tron, '15.00', 19, TRON_LOCAL, fromTron);

@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
-import { newEvent } from '../invoices/events.js';
 import type { OfferedMethod } from '../invoices/invoice.table.js';
-import { formatMoney, formatUnits, money } from '../money/money.js';
+import { formatMoney, money } from '../money/money.js';
 import { isTestNetwork, mayPay } from '../networks/livemode.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import { type AddressFamily, checkRefundAddress } from './address.js';
 import { REFUND_TOKEN_DECIMALS, refundTokens } from './amounts.js';
+import { changeRefunds, type Plan } from './change.js';
 import { hashClaimToken, looksLikeClaimToken } from './claim-token.js';
-import { toRefund } from './refund.js';
+import type { RefundAction } from './lifecycle.js';
 import * as repo from './repository.js';
 
 export type ClaimView = repo.ClaimRow;
@@ -30,7 +30,10 @@ export async function loadClaim(
  * (contract §21), where a "sent" refund would be faucet tokens (an invoice made before the rule may
  * list one).
  */
-function refundMethods(networks: NetworkRegistry, row: repo.ClaimRow): OfferedMethod[] {
+function refundMethods(
+  networks: NetworkRegistry,
+  row: Pick<repo.ClaimRow, 'payment_methods' | 'livemode'>,
+): OfferedMethod[] {
   return row.payment_methods.filter((m) => mayPay({ test: isTestNetwork(networks, m.network) }, row));
 }
 
@@ -65,34 +68,34 @@ export async function claimRefund(
   ctx: ClaimContext,
 ): Promise<ClaimOutcome> {
   if (!looksLikeClaimToken(token)) return { kind: 'unknown' };
-  return db.transaction().execute(async (tx) => {
-    const row = await repo.findByClaim(tx, hashClaimToken(token), true);
-    if (!row) return { kind: 'unknown' };
-    if (row.status !== 'awaiting_address') return { kind: 'used', refund: row };
-    const { method, address } = checkInput(refundMethods(ctx.networks, row), input, ctx.networks);
-    const tokens = refundTokens(money(row.amount), row.rate, method.decimals);
-    const updated = await repo.updateRefund(tx, row.id, {
-      status: 'ready',
+  const tokenHash = hashClaimToken(token);
+  let decimals = REFUND_TOKEN_DECIMALS;
+  const claim: Plan = async (locked, tx) => {
+    const r = locked[0];
+    if (r?.status !== 'awaiting_address') return [];
+    const { method, address } = checkInput(refundMethods(ctx.networks, r), input, ctx.networks);
+    decimals = method.decimals;
+    const tokens = refundTokens(money(r.amount), r.rate, method.decimals);
+    const action: RefundAction = {
+      kind: 'claim',
       network: method.network,
       token: method.currency,
-      token_amount: formatMoney(tokens),
+      tokenAmount: formatMoney(tokens),
       address,
-      after_block: await repo.watchedUpTo(tx, method.network),
-      ready_at: ctx.now,
-      updated_at: ctx.now,
-    });
-    const data = {
-      refund: toRefund(updated, row.rate !== null),
-      previous_status: row.status,
-      token: method.currency,
-      token_amount: formatUnits(tokens, Math.min(method.decimals, REFUND_TOKEN_DECIMALS)),
+      // The watcher's cursor on that network now: only a transfer in a later block pays the refund.
+      afterBlock: await repo.watchedUpTo(tx, method.network),
     };
-    await repo.insertEvent(
-      tx,
-      newEvent(row.project_id, row.invoice_id, 'refund.ready', data, ctx.now, updated.livemode),
+    return [[r, action]];
+  };
+  const changed = await db
+    .transaction()
+    .execute((tx) =>
+      changeRefunds(tx, { kind: 'claim', tokenHash }, claim, { now: ctx.now, decimals: () => decimals }),
     );
-    return { kind: 'claimed', refund: { ...row, ...updated } };
-  });
+  const refund = await repo.findByClaim(db, tokenHash);
+  if (!refund) return { kind: 'unknown' };
+  const view = { ...refund, payment_methods: refundMethods(ctx.networks, refund) };
+  return { kind: changed.length > 0 ? 'claimed' : 'used', refund: view };
 }
 
 function checkInput(methods: OfferedMethod[], input: ClaimInput, networks: NetworkRegistry) {

@@ -1,10 +1,44 @@
 import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
+import { noControlCharacters } from '../http/validation.js';
+import { amountFormat } from '../invoices/invoice.js';
 import { formatInCurrency } from '../invoices/pricing.js';
 import { LivemodeSchema } from '../networks/livemode.js';
 import { REFUND_STATUSES, type RefundRow } from './refund.table.js';
 
 export const MAX_REASON_LENGTH = 500;
+
+/**
+ * The fields of a new refund and their rules (contract §18, §22), defined once: the merchant API's
+ * body schema, and what the dashboard's "Refund" form is checked against (app.checkFields), so a value
+ * is refused alike, by the same rule, whichever surface it comes through.
+ */
+export const NewRefundSchema = Type.Object(
+  {
+    amount: Type.Optional(
+      nullable(
+        Type.String({
+          format: amountFormat.name,
+          description:
+            'In the invoice currency, with its decimals; at most what was paid and not yet refunded (rule `exceeds_paid`). Default: all of that. To refund only an over-payment, send the over-paid part (`amount_paid` less `amount`)',
+          examples: ['5.00'],
+        }),
+      ),
+    ),
+    reason: Type.Optional(
+      nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: MAX_REASON_LENGTH,
+          format: noControlCharacters.name,
+          description: 'Why, for your records (not shown to the payer)',
+          examples: ['Order 42 returned'],
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const RefundSchema = Type.Object(
   {

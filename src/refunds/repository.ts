@@ -95,10 +95,6 @@ export async function purgeKeys(db: Db, before: Date): Promise<void> {
   await db.deleteFrom('refund_idempotency_keys').where('created_at', '<', before).execute();
 }
 
-export function updateRefund(tx: Tx, id: string, patch: Partial<RefundTable>) {
-  return tx.updateTable('refunds').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
 export async function invoiceOfRefund(tx: Tx, projectId: string, id: string) {
   const row = await tx
     .selectFrom('refunds')
@@ -109,23 +105,9 @@ export async function invoiceOfRefund(tx: Tx, projectId: string, id: string) {
   return row?.invoice_id;
 }
 
-/** A refund of the project, locked with its invoice's rate for the transaction. */
-export function lockRefund(tx: Tx, projectId: string, id: string) {
-  return tx
-    .selectFrom('refunds')
-    .innerJoin('invoices', 'invoices.id', 'refunds.invoice_id')
-    .innerJoin('projects', 'projects.id', 'refunds.project_id')
-    .selectAll('refunds')
-    .select(['invoices.rate', 'projects.account_id'])
-    .where('refunds.id', '=', id)
-    .where('refunds.project_id', '=', projectId)
-    .forUpdate('refunds')
-    .executeTakeFirst();
-}
-
-/** The refund a claim token opens, with what its page shows; locked when `tx` is a transaction. */
-export function findByClaim(db: Db | Tx, tokenHash: string, lock = false) {
-  const q = db
+/** The refund a claim token opens, with what its page shows. */
+export function findByClaim(db: Db | Tx, tokenHash: string) {
+  return db
     .selectFrom('refunds')
     .innerJoin('invoices', 'invoices.id', 'refunds.invoice_id')
     .innerJoin('projects', 'projects.id', 'refunds.project_id')
@@ -141,8 +123,8 @@ export function findByClaim(db: Db | Tx, tokenHash: string, lock = false) {
       'l.width as logo_width',
       'l.height as logo_height',
     ])
-    .where('refunds.claim_token_hash', '=', tokenHash);
-  return lock ? q.forUpdate('refunds').executeTakeFirst() : q.executeTakeFirst();
+    .where('refunds.claim_token_hash', '=', tokenHash)
+    .executeTakeFirst();
 }
 
 export type ClaimRow = NonNullable<Awaited<ReturnType<typeof findByClaim>>>;
@@ -241,45 +223,65 @@ export async function insertEvent(tx: Tx, e: InvoiceEvent): Promise<void> {
     .execute();
 }
 
+/** Which refunds a change is about: each kind is one probe of an index, whatever the table's size. */
+export type RefundTarget =
+  /** One refund of a project (of one invoice when `invoiceId` is given). */
+  | { kind: 'one'; projectId: string; refundId: string; invoiceId?: string }
+  /** The refund a claim link opens. */
+  | { kind: 'claim'; tokenHash: string }
+  /** Ready refunds on `network` to one of `addresses` (a watcher's transfers). */
+  | { kind: 'ready_to'; network: string; addresses: string[] }
+  /** Sent refunds on `network` whose transfer's block is at or below `block`: now final. */
+  | { kind: 'sent_up_to'; network: string; block: bigint }
+  /** Sent refunds on `network` whose transfer's block is above `block` (a reorganisation dropped it). */
+  | { kind: 'sent_above'; network: string; block: bigint };
+
 /**
- * Ready refunds on `network` paid to one of `addresses`: one probe of the partial index per
- * recipient, as for deposit addresses, whatever the number of open refunds. With the invoice's rate,
- * for the event body.
+ * The target's refunds, locked for the transaction, in id order (two transactions locking overlapping
+ * sets take them in the same order, so they never deadlock), with what their changes need of their
+ * invoice and project. Read under the lock: what a caller read before is never trusted.
  */
-export function readyRefundsTo(db: Db | Tx, network: string, addresses: string[]) {
-  return db
+export function lockRefunds(tx: Tx, target: RefundTarget) {
+  let q = tx
     .selectFrom('refunds')
     .innerJoin('invoices', 'invoices.id', 'refunds.invoice_id')
+    .innerJoin('projects', 'projects.id', 'refunds.project_id')
     .selectAll('refunds')
-    .select('invoices.rate')
-    .where('refunds.network', '=', network)
-    .where('refunds.status', '=', 'ready')
-    .where('refunds.address', '=', (eb) => eb.fn.any(eb.val(addresses)))
-    .orderBy('refunds.created_at')
-    .orderBy('refunds.id')
-    .execute();
+    .select(['invoices.rate', 'invoices.payment_methods', 'projects.account_id']);
+  switch (target.kind) {
+    case 'one':
+      q = q.where('refunds.id', '=', target.refundId).where('refunds.project_id', '=', target.projectId);
+      if (target.invoiceId !== undefined) q = q.where('refunds.invoice_id', '=', target.invoiceId);
+      break;
+    case 'claim':
+      q = q.where('refunds.claim_token_hash', '=', target.tokenHash);
+      break;
+    case 'ready_to':
+      q = q
+        .where('refunds.network', '=', target.network)
+        .where('refunds.status', '=', 'ready')
+        .where('refunds.address', '=', (eb) => eb.fn.any(eb.val(target.addresses)));
+      break;
+    case 'sent_up_to':
+    case 'sent_above':
+      q = q
+        .where('refunds.network', '=', target.network)
+        .where('refunds.status', '=', 'sent')
+        .where('refunds.block_number', target.kind === 'sent_up_to' ? '<=' : '>', target.block.toString());
+      break;
+  }
+  return q.orderBy('refunds.id').forUpdate('refunds').execute();
 }
 
-/** Sent refunds on `network` whose transfer's block is at or below `block`: now final. */
-export function sentUpTo(db: Db | Tx, network: string, block: bigint) {
-  return db
-    .selectFrom('refunds')
-    .innerJoin('invoices', 'invoices.id', 'refunds.invoice_id')
-    .selectAll('refunds')
-    .select('invoices.rate')
-    .where('refunds.network', '=', network)
-    .where('refunds.status', '=', 'sent')
-    .where('refunds.block_number', '<=', block.toString())
-    .execute();
+export type LockedRefund = Awaited<ReturnType<typeof lockRefunds>>[number];
+
+/** The invoice of a refund, locked first wherever money moves: the order every writer of both takes. */
+export async function lockInvoiceOfRefund(tx: Tx, projectId: string, refundId: string) {
+  const invoiceId = await invoiceOfRefund(tx, projectId, refundId);
+  return invoiceId === undefined ? undefined : lockInvoice(tx, projectId, invoiceId);
 }
 
-/** After a reorganisation: sent refunds whose transfer was above the common block wait again. */
-export async function unsendAbove(tx: Tx, network: string, block: bigint, now: Date): Promise<void> {
-  await tx
-    .updateTable('refunds')
-    .set({ status: 'ready', tx_hash: null, block_number: null, updated_at: now })
-    .where('network', '=', network)
-    .where('status', '=', 'sent')
-    .where('block_number', '>', block.toString())
-    .execute();
+/** The only statement that changes a refund after its insert (change.ts, after the lifecycle decided). */
+export function saveRefund(tx: Tx, id: string, patch: Partial<RefundTable>) {
+  return tx.updateTable('refunds').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

@@ -4,44 +4,14 @@ import { ok } from '../http/envelope.js';
 import {
   AUTHENTICATED_ERRORS,
   errorResponses,
-  nullable,
   PathId,
   RATE_LIMIT_HEADERS,
   Success,
 } from '../http/schemas.js';
-import { noControlCharacters } from '../http/validation.js';
 import { idempotencyKeyFormat } from '../invoices/idempotency.js';
-import { amountFormat } from '../invoices/invoice.js';
 import type { Principal } from '../merchants/authenticate.js';
-import { MAX_REASON_LENGTH, RefundSchema } from './refund.js';
+import { NewRefundSchema, RefundSchema } from './refund.js';
 import * as service from './service.js';
-
-const CreateRefundBody = Type.Object(
-  {
-    amount: Type.Optional(
-      nullable(
-        Type.String({
-          format: amountFormat.name,
-          description:
-            'In the invoice currency, with its decimals; at most what was paid and not yet refunded (rule `exceeds_paid`). Default: all of that. To refund only an over-payment, send the over-paid part (`amount_paid` less `amount`)',
-          examples: ['5.00'],
-        }),
-      ),
-    ),
-    reason: Type.Optional(
-      nullable(
-        Type.String({
-          minLength: 1,
-          maxLength: MAX_REASON_LENGTH,
-          format: noControlCharacters.name,
-          description: 'Why, for your records (not shown to the payer)',
-          examples: ['Order 42 returned'],
-        }),
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 const CreateRefundHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -59,7 +29,7 @@ const InvoiceParams = Type.Object({
 
 const RefundRef = Type.Ref(RefundSchema);
 
-const requester = (p: Principal): service.Requester => ({
+export const requester = (p: Principal): service.Requester => ({
   kind: 'api',
   projectId: p.projectId,
   keyId: p.keyId,
@@ -79,7 +49,7 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Refunds'],
         params: InvoiceParams,
         headers: CreateRefundHeaders,
-        body: CreateRefundBody,
+        body: NewRefundSchema,
         response: {
           201: Success(
             Type.Object({ refund: RefundRef }),

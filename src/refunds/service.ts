@@ -8,6 +8,7 @@ import { IDEMPOTENCY_RETENTION_MS, reusedKeyError } from '../invoices/idempotenc
 import { formatInCurrency } from '../invoices/pricing.js';
 import { formatMoney, type Money, money, parseInvoiceAmount } from '../money/money.js';
 import { refundable, refundableStatus } from './amounts.js';
+import { changeRefunds, type Plan } from './change.js';
 import { newClaimToken } from './claim-token.js';
 import { type Refund, toRefund } from './refund.js';
 import type { RefundRow } from './refund.table.js';
@@ -116,9 +117,14 @@ async function replay(
   claim: { hash: string },
   now: Date,
 ): Promise<{ row: RefundRow; linked: boolean }> {
-  if (earlier.status !== 'awaiting_address') return { row: earlier, linked: false };
-  const row = await repo.updateRefund(tx, earlier.id, { claim_token_hash: claim.hash, updated_at: now });
-  return { row, linked: true };
+  const target = { kind: 'one', projectId: earlier.project_id, refundId: earlier.id } as const;
+  // Decided under the refund's lock: a payer claiming it at this moment wins, and no link is made.
+  const relink: Plan = (locked) =>
+    locked
+      .filter((r) => r.status === 'awaiting_address')
+      .map((r) => [r, { kind: 'relink', claimTokenHash: claim.hash }] as const);
+  const [changed] = await changeRefunds(tx, target, relink, { now });
+  return changed ? { row: changed.after, linked: true } : { row: earlier, linked: false };
 }
 
 /**
@@ -183,48 +189,6 @@ export async function listRefunds(db: Kysely<Database>, who: Requester, invoiceI
   }
   const rows = await repo.invoiceRefunds(db, who.projectId, invoiceId);
   return rows.map((r) => toRefund(r, invoice.rate !== null));
-}
-
-/**
- * Cancels a refund not yet confirmed: its claim link stops working, and its amount no longer counts
- * against what was paid. A confirmed or already canceled refund is refused.
- */
-export async function cancelRefund(
-  db: Kysely<Database>,
-  projectId: string,
-  refundId: string,
-  change: Change,
-) {
-  return db.transaction().execute(async (tx) => {
-    // The invoice first, then the refund: the order every writer of both takes (creates, the chain
-    // watcher), so a cancel never deadlocks with them.
-    const invoiceId = await repo.invoiceOfRefund(tx, projectId, refundId);
-    if (invoiceId) await repo.lockInvoice(tx, projectId, invoiceId);
-    const row = invoiceId && (await repo.lockRefund(tx, projectId, refundId));
-    if (!row) throw ApiError.notFound('No refund with this id');
-    if (row.status === 'confirmed' || row.status === 'canceled') {
-      throw ApiError.validation([
-        {
-          in: 'path',
-          field: 'refund',
-          rule: 'not_cancelable',
-          message: `This refund is ${row.status}; only a refund not yet confirmed can be canceled`,
-        },
-      ]);
-    }
-    const updated = await repo.updateRefund(tx, row.id, {
-      status: 'canceled',
-      claim_token_hash: null,
-      updated_at: change.now,
-    });
-    await subtractRefunded(tx, updated, change.now);
-    await audit(tx, row.account_id, change, 'refund.canceled', `${row.id} of ${row.invoice_id}`);
-    return toRefund(updated, row.rate !== null);
-  });
-}
-
-async function subtractRefunded(tx: Transaction<Database>, row: RefundRow, now: Date) {
-  await repo.addRefunded(tx, row.invoice_id, `-${formatMoney(money(row.amount))}`, now);
 }
 
 /** One refund of the project as stored; NOT_FOUND for any other id. */

@@ -46,6 +46,21 @@ describe('refunds', () => {
     expect(err.errors[0]).toMatchObject({ field: 'amount', rule: 'exceeds_paid' });
   });
 
+  test('newClaimLink() replaces the link; cancel() cancels, and a second cancel names not_cancelable', async () => {
+    const id = await paidInvoice('5.00');
+    const made = await s.client().refunds.create(id);
+    const relinked = await s.client().refunds.newClaimLink(id, made.id);
+    expect(relinked.claim_url).toMatch(/\/refund\/[A-Za-z0-9]{43}$/);
+    expect(relinked.claim_url).not.toBe(made.claim_url);
+    expect(await s.client().refunds.cancel(id, made.id)).toMatchObject({ status: 'canceled' });
+    const err = await s
+      .client()
+      .refunds.cancel(id, made.id)
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(PaydeskValidationError);
+    expect(err.errors[0]).toMatchObject({ rule: 'not_cancelable' });
+  });
+
   test('an unknown invoice is PaydeskNotFoundError', async () => {
     await expect(s.client().refunds.list('inv_000000000000000000000000')).rejects.toBeInstanceOf(
       PaydeskNotFoundError,

@@ -2,6 +2,7 @@ import { formatMoney, type Money, money } from '../../money/money.js';
 import type { NetworkRegistry } from '../../networks/network.js';
 import { paymentRequest, walletLink } from '../../networks/payment-request.js';
 import { type RefundBase, refundableStatus } from '../../refunds/amounts.js';
+import { cancelable } from '../../refunds/lifecycle.js';
 import type { RefundRow } from '../../refunds/refund.table.js';
 import { type Html, html } from '../../web/html.js';
 import { qrSvg } from '../../web/qr.js';
@@ -14,11 +15,21 @@ export type WaitingRefund = RefundRow & { rate: unknown };
 const tokens = (r: RefundRow) => (r.token_amount ? formatMoney(money(r.token_amount)) : null);
 const method = (networks: NetworkRegistry, r: RefundRow) =>
   r.network ? `${r.token} on ${networks.label(r.network)}` : null;
-const cancelable = (r: RefundRow) => r.status !== 'confirmed' && r.status !== 'canceled';
 
-/** A "Cancel" button for a refund not yet confirmed (owners only), back to `back` after. */
+/** A "Cancel" button for a refund awaiting its address or ready (owners only), back to `back` after. */
 function cancelForm(ctx: DashboardContext, r: RefundRow, back: string): Html {
   return html`<form method="post" action="${ROOT}/refunds/${r.id}/cancel">${csrf(ctx)}<input type="hidden" name="back" value="${back}"><button type="submit" class="button button-small" aria-label="Cancel refund ${r.id}">Cancel</button></form>`;
+}
+
+/** "New claim link" for a refund whose payer has not given an address (owners only): the old link stops working. */
+function relinkForm(ctx: DashboardContext, r: RefundRow): Html {
+  return html`<form method="post" action="${ROOT}/refunds/${r.id}/claim-link">${csrf(ctx)}<button type="submit" class="button button-small" aria-label="New claim link for refund ${r.id}">New claim link</button></form>`;
+}
+
+/** The actions an owner has on a refund in its status. */
+function actions(ctx: DashboardContext, r: RefundRow, back: string): Html | string {
+  if (ctx.session.role !== 'owner') return '';
+  return html`${r.status === 'awaiting_address' ? relinkForm(ctx, r) : ''}${cancelable(r.status) ? cancelForm(ctx, r, back) : ''}`;
 }
 
 /** The invoice page's refunds: each with its status, method and address, and the form to make one. */
@@ -33,7 +44,7 @@ export function invoiceRefundsSection(
   const back = `${ROOT}/invoices/${invoice.id}`;
   const rows = refunds.map(
     (r) =>
-      html`<tr><td><code>${r.id}</code></td><td class="num">${formatMoney(money(r.amount))} ${r.currency}</td><td>${badge(r.status)}</td><td>${method(networks, r) ?? html`<span class="muted">Waiting for the payer</span>`}</td><td>${r.address ? html`<code>${r.address}</code>` : html`<span class="muted">—</span>`}</td><td>${r.tx_hash ? html`<code>${r.tx_hash}</code>` : html`<span class="muted">—</span>`}</td><td>${time(r.created_at)}</td><td>${owner && cancelable(r) ? cancelForm(ctx, r, back) : ''}</td></tr>`,
+      html`<tr><td><code>${r.id}</code></td><td class="num">${formatMoney(money(r.amount))} ${r.currency}</td><td>${badge(r.status)}</td><td>${method(networks, r) ?? html`<span class="muted">Waiting for the payer</span>`}</td><td>${r.address ? html`<code>${r.address}</code>` : html`<span class="muted">—</span>`}</td><td>${r.tx_hash ? html`<code>${r.tx_hash}</code>` : html`<span class="muted">—</span>`}</td><td>${time(r.created_at)}</td><td>${actions(ctx, r, back)}</td></tr>`,
   );
   const refundable = refundableStatus(invoice);
   return html`<section class="panel" aria-labelledby="refunds" tabindex="0"><h2 id="refunds">Refunds</h2>
@@ -65,7 +76,7 @@ export function createdRefundPage(ctx: DashboardContext, r: RefundRow, claimUrl:
 <p>${formatMoney(money(r.amount))} ${r.currency} of invoice <a href="${ROOT}/invoices/${r.invoice_id}"><code>${r.invoice_id}</code></a>.</p>
 ${
   claimUrl === undefined
-    ? secretGone('Claim link', 'If it was not sent, cancel this refund and make another.')
+    ? secretGone('Claim link', 'If it was lost, make a new one ("New claim link" on the invoice page).')
     : secretField(
         'claim-link',
         'Claim link',
@@ -88,8 +99,7 @@ export function waitingRefundsPage(
   networks: NetworkRegistry,
   notice?: string,
 ): string {
-  const owner = ctx.session.role === 'owner';
-  const items = refunds.map((r) => waitingItem(ctx, r, networks, owner));
+  const items = refunds.map((r) => waitingItem(ctx, r, networks));
   return shell(
     ctx,
     'Refunds',
@@ -101,7 +111,7 @@ ${refunds.length ? html`<ul class="refund-list">${items}</ul>` : html`<p class="
   );
 }
 
-function waitingItem(ctx: DashboardContext, r: RefundRow, networks: NetworkRegistry, owner: boolean): Html {
+function waitingItem(ctx: DashboardContext, r: RefundRow, networks: NetworkRegistry): Html {
   const amount = money(r.token_amount ?? '0') as Money;
   const target = { network: r.network ?? '', currency: r.token ?? '', pay_address: r.address ?? '', amount };
   const link = walletLink(target, networks);
@@ -117,6 +127,6 @@ function waitingItem(ctx: DashboardContext, r: RefundRow, networks: NetworkRegis
 </dl>
 <div class="qr">${qrSvg(paymentRequest(target, networks), `QR code to send ${sent} to ${r.address}`)}</div>
 ${link ? html`<p><a class="button" href="${link}">Open in wallet</a></p>` : ''}
-${owner ? cancelForm(ctx, r, `${ROOT}/refunds`) : ''}
+${actions(ctx, r, `${ROOT}/refunds`)}
 </li>`;
 }

@@ -9,6 +9,8 @@ export const operations = {
   getInvoice: { method: 'GET', path: '/v1/merchant/invoices/{invoice}' },
   listRefunds: { method: 'GET', path: '/v1/merchant/invoices/{invoice}/refunds' },
   createRefund: { method: 'POST', path: '/v1/merchant/invoices/{invoice}/refunds' },
+  cancelRefund: { method: 'POST', path: '/v1/merchant/invoices/{invoice}/refunds/{refund}/cancel' },
+  newRefundClaimLink: { method: 'POST', path: '/v1/merchant/invoices/{invoice}/refunds/{refund}/claim-link' },
 } as const;
 
 export interface ErrorEnvelope {
@@ -306,6 +308,56 @@ export interface CreateRefundBody {
 
 /** POST /v1/merchant/invoices/{invoice}/refunds: Refund a paid or failed invoice */
 export interface CreateRefundResponse {
+  success: true;
+  message: string;
+  data: {
+    refund: Refund;
+  };
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface CancelRefundPath {
+  /** The invoice id, inv_… */
+  invoice: string;
+  /** The refund id, ref_… */
+  refund: string;
+}
+
+export interface CancelRefundHeaders {
+  /** Retrying with the same key answers what the first request did (kept 24 h) */
+  'idempotency-key'?: string;
+}
+
+export type CancelRefundBody = Record<string, never>;
+
+/** POST /v1/merchant/invoices/{invoice}/refunds/{refund}/cancel: Cancel a refund */
+export interface CancelRefundResponse {
+  success: true;
+  message: string;
+  data: {
+    refund: Refund;
+  };
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface NewRefundClaimLinkPath {
+  /** The invoice id, inv_… */
+  invoice: string;
+  /** The refund id, ref_… */
+  refund: string;
+}
+
+export interface NewRefundClaimLinkHeaders {
+  /** Retrying with the same key answers what the first request did (kept 24 h) */
+  'idempotency-key'?: string;
+}
+
+export type NewRefundClaimLinkBody = Record<string, never>;
+
+/** POST /v1/merchant/invoices/{invoice}/refunds/{refund}/claim-link: Make a new claim link for a refund */
+export interface NewRefundClaimLinkResponse {
   success: true;
   message: string;
   data: {
