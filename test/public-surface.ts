@@ -125,3 +125,30 @@ export async function tryEveryRoute(t: TestApp, prefix: string, values: Record<s
   }
   return routes;
 }
+
+/**
+ * Issue 31's first finding: a live invoice of 500.00 of a project that also lists the sandbox, as a
+ * project and its invoices saved before `mixed_environments` may (the rule refuses to save it now, so
+ * the rows are written as such a database holds them). Its page must not take sandbox money.
+ */
+export async function legacyMixedInvoice(t: TestApp): Promise<string> {
+  const live = { network: 'ethereum', currency: 'USDT' };
+  const sandbox = { network: 'sandbox', currency: 'USDT' };
+  const m = await createMerchant(t.app, { payment_methods: [live], evm_xpub: TEST_XPUB });
+  await t.database.db
+    .updateTable('projects')
+    .set({ payment_methods: JSON.stringify([live, sandbox]) })
+    .where('id', '=', m.projectId)
+    .execute();
+  const inv = (await createInvoice(t.app, m, { amount: '500.00' })).json().data;
+  const offered = [
+    { ...live, pay_address: inv.pay_address, decimals: 6 },
+    { ...sandbox, pay_address: 'sandbox_legacy', decimals: 6 },
+  ];
+  await t.database.db
+    .updateTable('invoices')
+    .set({ payment_methods: JSON.stringify(offered) })
+    .where('id', '=', inv.id)
+    .execute();
+  return inv.id;
+}

@@ -8,6 +8,7 @@ import {
   type TestApp,
 } from '../../test/app.js';
 import { TEST_XPUB } from '../../test/chain/wallet.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 import { observeOne } from '../invoices/observe.js';
 import { money } from '../money/money.js';
 
@@ -24,7 +25,7 @@ const LIVE = { network: 'ethereum', currency: 'USDT' };
 const SANDBOX = { network: 'sandbox', currency: 'USDT' };
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: watchedBuiltins() });
   legacy = await createMerchant(t.app, { payment_methods: [LIVE], evm_xpub: TEST_XPUB });
   // What a project saved before the rule may hold: the rule refuses to save it now.
   await t.database.db

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.js';
-import { type LiveMoney, liveMoney, moneyState, tryEveryRoute } from '../../test/public-surface.js';
+import {
+  type LiveMoney,
+  legacyMixedInvoice,
+  liveMoney,
+  moneyState,
+  tryEveryRoute,
+} from '../../test/public-surface.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 
 /**
  * The payment page surface (/pay), contract §21: no route of it, with any method and without
@@ -9,7 +16,7 @@ import { type LiveMoney, liveMoney, moneyState, tryEveryRoute } from '../../test
 let t: TestApp;
 let live: LiveMoney;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: watchedBuiltins() });
   live = await liveMoney(t);
 });
 afterAll(() => t.close());
@@ -28,7 +35,10 @@ test('every /pay route, every method, query and body: no money moves, no 5xx', a
   expect(after.invoices.find((i) => i.id === live.paidId)?.status).toBe('paid');
 });
 
-// On this branch a project may still mix Ethereum and the sandbox, and its invoice is paid by
-// POST /pay/{id}/simulate?method=sandbox:USDT (issue 31's first finding, contract §21 "Live and test
-// never mix", fixed with `livemode`): once that lands, its invoice joins the ids above.
-test.todo('a live invoice of a project that also accepts the sandbox (made before mixed_environments)');
+test('a live invoice of a project that also lists the sandbox (saved before mixed_environments): no route moves it', async () => {
+  const id = await legacyMixedInvoice(t);
+  await tryEveryRoute(t, '/pay', { id: [id], name: ['pay.css'] });
+  const after = (await moneyState(t.app)).invoices.find((i) => i.id === id);
+  expect(after).toMatchObject({ status: 'pending' });
+  expect(Number(after?.amount_paid)).toBe(0);
+});

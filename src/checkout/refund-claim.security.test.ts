@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.js';
 import { type LiveMoney, liveMoney, moneyState, tryEveryRoute } from '../../test/public-surface.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 
 /**
  * The refund claim surface (/refund), contract §21: no route of it, with any method, a guessed
@@ -9,7 +10,7 @@ import { type LiveMoney, liveMoney, moneyState, tryEveryRoute } from '../../test
 let t: TestApp;
 let live: LiveMoney;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: watchedBuiltins() });
   live = await liveMoney(t);
 });
 afterAll(() => t.close());
