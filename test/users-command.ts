@@ -1,19 +1,26 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { PAYDESK_VARS } from './process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Runs `npm run users -- <args>` in the checkout, exactly as an operator types it, with only the given
- * Paydesk variables (the parent's DATABASE_URL and friends must not leak in).
+ * Paydesk variables (the parent's DATABASE_URL and friends must not leak in). With `fromBuild`, the
+ * same source from the run's build (test/build.ts) under node: tsx's compile costs each run seconds.
  */
-export async function usersCommand(args: string[], env: Record<string, string>) {
+export async function usersCommand(args: string[], env: Record<string, string>, fromBuild = false) {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(childEnv)) if (PAYDESK_VARS.test(name)) delete childEnv[name];
   Object.assign(childEnv, env);
-  const child = spawn('npm', ['run', '--silent', 'users', '--', ...args], {
+  const built = path.join(path.dirname(inject('paydeskBuild')), 'users-command.js');
+  const [command, argv] = fromBuild
+    ? [process.execPath, ['--enable-source-maps', '--liftoff-only', '--no-opt', built, ...args]]
+    : ['npm', ['run', '--silent', 'users', '--', ...args]];
+  const child = spawn(command, argv, {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
