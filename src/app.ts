@@ -14,8 +14,6 @@ import { guardAdminApi } from './admin/authorize.js';
 import { metricsRoutes } from './admin/metrics.js';
 import { brandingAdminRoutes } from './branding/admin.routes.js';
 import { BrandingSchema } from './branding/branding.js';
-import { type ProbeTiming, startNodeProbe } from './chains/probe.js';
-import { type Watching, watching } from './chains/watched.js';
 import { sendPageNotFound } from './checkout/errors.js';
 import { refundClaimRoutes } from './checkout/refund.routes.js';
 import { checkoutRoutes } from './checkout/routes.js';
@@ -57,6 +55,8 @@ import { refundRoutes } from './refunds/routes.js';
 import { paymentAmountFormat, sandboxRoutes } from './sandbox/admin.routes.js';
 import { loadSecretKey, type SecretKey } from './secrets/key.js';
 import { userAdminRoutes } from './users/admin.routes.js';
+import { type ProbeTiming, startNodeProbe } from './watch/probe.js';
+import { type Watching, watching } from './watch/watched.js';
 import { webhookAdminRoutes } from './webhooks/admin.routes.js';
 
 declare module 'fastify' {

@@ -100,6 +100,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     loggerInstance: log,
     clock: options.clock,
     buildSerializer: serializers,
+    // Serve only once every node has answered (or failed) its first questions, however loaded the
+    // machine: a test's first invoice then sees what a real start sees after its wait (contract §21).
+    probeTiming: { startWaitMs: 60_000 },
   });
   await app.ready();
   const workers: RunningJobs | undefined = options.workers

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import { SANDBOX } from '../networks/network.js';
+import type { ForwarderStatus, Watching } from '../watch/watched.js';
 import * as repo from './repository.js';
-import type { ForwarderStatus, Watching } from './watched.js';
 
 export const WATCH_STATUSES = ['ok', 'lagging', 'unwatched'] as const;
 export type WatchStatus = (typeof WATCH_STATUSES)[number];

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { WATCH_STATUSES } from '../chains/status.js';
-import { FORWARDER_STATUSES, type ForwarderStatus } from '../chains/watched.js';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
+import { FORWARDER_STATUSES, type ForwarderStatus } from '../watch/watched.js';
 
 export const NetworksSchema = Type.Array(
   Type.Object({

@@ -1,8 +1,8 @@
-import type { Watching } from '../chains/watched.js';
 import { ApiError } from '../http/errors.js';
 import type { Principal } from '../merchants/authenticate.js';
 import type { PaymentMethod } from '../networks/methods.js';
 import type { NetworkRegistry } from '../networks/network.js';
+import type { Watching } from '../watch/watched.js';
 
 /** How soon a create refused for want of a watched network is worth trying again. */
 const RETRY_AFTER_SECONDS = 30;

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Watching } from '../chains/watched.js';
 import type { Database } from '../db/schema.js';
 import { FACTORY_ADDRESS, forwarderAddress } from '../forwarders/address.js';
 import { invoiceSalt } from '../forwarders/salt.js';
@@ -15,6 +14,7 @@ import { type AddressKind, addressKind, type PaymentMethod, tokenDecimals } from
 import type { NetworkRegistry } from '../networks/network.js';
 import type { RateBook } from '../rates/book.js';
 import { RateUnavailableError } from '../rates/errors.js';
+import type { Watching } from '../watch/watched.js';
 import { newEvent } from './events.js';
 import { requestFingerprint, reusedKeyError } from './idempotency.js';
 import { toInvoice } from './invoice.js';

@@ -1,10 +1,10 @@
-import type { Watching } from '../../chains/watched.js';
 import type { Catalog } from '../../merchants/service.js';
 import type { FamilyName } from '../../networks/family.js';
 import { isTestNetwork } from '../../networks/livemode.js';
 import { methodKey, methodLabel, networkMethods, type PaymentMethod } from '../../networks/methods.js';
 import { INVOICE_CURRENCIES, type NetworkRegistry, SANDBOX } from '../../networks/network.js';
 import type { AddressPreview } from '../../networks/preview.js';
+import type { Watching } from '../../watch/watched.js';
 import { type Html, html } from '../../web/html.js';
 
 /** The payment fields of the Settings form as sent: text as typed, ticked methods as `network:currency`. */
