@@ -113,8 +113,9 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
   }
   await confirmBuried(ctx, min(cursor.number, buriedUpTo));
   // Old hashes are forgotten each time the cursor passes a multiple of 256: the table stays small.
-  if (from <= to && (from - 1n) / 256n !== to / 256n) {
-    await repo.pruneBlocks(ctx.db, network.name, to - KEEP_BLOCKS);
+  // (The cursor, not `to`: a step that wrote only part of its range stopped below `to`.)
+  if (from <= to && (from - 1n) / 256n !== cursor.number / 256n) {
+    await repo.pruneBlocks(ctx.db, network.name, cursor.number - KEEP_BLOCKS);
   }
   return cursor.number < head;
 }
