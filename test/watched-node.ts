@@ -12,6 +12,19 @@ export function watchedRpc(...networks: string[]): Record<string, string> {
   return Object.fromEntries(networks.map((network) => [rpcVariable(network), url]));
 }
 
-/** The built-in networks tests make invoices on, all watched through the shared node. */
+/** The built-in networks, mainnets and testnets (tests of livemode use both), all watched through the shared node. */
 export const watchedBuiltins = () =>
-  watchedRpc('ethereum', 'polygon', 'arbitrum', 'base', 'tron', 'tron-nile');
+  watchedRpc(
+    'ethereum',
+    'polygon',
+    'bsc',
+    'arbitrum',
+    'base',
+    'sepolia',
+    'polygon-amoy',
+    'bsc-testnet',
+    'arbitrum-sepolia',
+    'base-sepolia',
+    'tron',
+    'tron-nile',
+  );

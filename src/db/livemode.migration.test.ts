@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ADMIN_TOKEN, admin, startTestApp, type TestApp } from '../../test/app.js';
 import { TEST_XPUB } from '../../test/chain/wallet.js';
 import { databaseBefore } from '../../test/database.js';
+import { watchedBuiltins } from '../../test/watched-node.js';
 import { openDatabase } from './database.js';
 
 /**
@@ -55,7 +56,7 @@ beforeAll(async () => {
   const { migrate } = await import('./migrate.js');
   await migrate(upgraded.db);
   await upgraded.close();
-  t = await startTestApp({ databaseUrl: before.url });
+  t = await startTestApp({ databaseUrl: before.url, env: watchedBuiltins() });
 }, 60_000);
 
 afterAll(async () => {
