@@ -10,6 +10,7 @@ export const en = {
   'title.expired': 'Invoice expired',
   'title.failed': 'Payment failed',
   'merchant.network': 'Network:',
+  'merchant.order': 'Order {{order}}',
   'summary.due': 'Amount due',
   'summary.remaining': 'Remaining to pay',
   'summary.paid': 'Amount paid',

@@ -7,6 +7,7 @@ export const es: Messages = {
   'title.expired': 'Factura vencida',
   'title.failed': 'Pago fallido',
   'merchant.network': 'Red:',
+  'merchant.order': 'Pedido {{order}}',
   'summary.due': 'Importe a pagar',
   'summary.remaining': 'Falta por pagar',
   'summary.paid': 'Importe pagado',

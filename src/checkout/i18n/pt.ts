@@ -7,6 +7,7 @@ export const pt: Messages = {
   'title.expired': 'Fatura expirada',
   'title.failed': 'Pagamento falhou',
   'merchant.network': 'Rede:',
+  'merchant.order': 'Pedido {{order}}',
   'summary.due': 'Valor a pagar',
   'summary.remaining': 'Falta pagar',
   'summary.paid': 'Valor pago',

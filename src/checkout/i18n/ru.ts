@@ -7,6 +7,7 @@ export const ru: Messages = {
   'title.expired': 'Срок счёта истёк',
   'title.failed': 'Платёж не прошёл',
   'merchant.network': 'Сеть:',
+  'merchant.order': 'Заказ {{order}}',
   'summary.due': 'К оплате',
   'summary.remaining': 'Осталось оплатить',
   'summary.paid': 'Оплачено',

@@ -7,6 +7,7 @@ export const tr: Messages = {
   'title.expired': 'Faturanın süresi doldu',
   'title.failed': 'Ödeme başarısız',
   'merchant.network': 'Ağ:',
+  'merchant.order': 'Sipariş {{order}}',
   'summary.due': 'Ödenecek tutar',
   'summary.remaining': 'Kalan tutar',
   'summary.paid': 'Ödenen tutar',

@@ -7,6 +7,7 @@ export const zh: Messages = {
   'title.expired': '账单已过期',
   'title.failed': '付款失败',
   'merchant.network': '网络：',
+  'merchant.order': '订单 {{order}}',
   'summary.due': '应付金额',
   'summary.remaining': '剩余应付',
   'summary.paid': '已付金额',

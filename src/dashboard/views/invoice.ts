@@ -46,6 +46,7 @@ ${definition('Amount paid', `${d.shown.amount_paid} ${i.currency}`)}
 ${definition('Amount refunded', `${d.shown.amount_refunded} ${i.currency}`)}
 ${d.shown.rate ? definition('Rate', rateText(d.shown.rate)) : ''}
 ${definition('Order', i.order_id)}
+${i.description === null ? '' : definition('Description', i.description)}
 ${definition('Network', i.network ? networks.label(i.network) : open)}
 ${definition('Pay address', i.pay_address ? html`<code>${i.pay_address}</code>` : open)}
 ${definition('Transaction', i.tx_hash && i.network ? txLink(networks, i.network, i.tx_hash) : null)}
