@@ -15,7 +15,7 @@ afterAll(async () => {
 const PHONE = { width: 375, height: 667 };
 
 describe.skipIf(skipBrowserTests)('the invoice list on a 375 px phone', () => {
-  test('one card per invoice: every column named and in sight, nothing past the panel's edge, the page never sideways', async () => {
+  test('one card per invoice: every column named and in sight, nothing past the panel’s edge, the page never sideways', async () => {
     for (let i = 0; i < 3; i++) {
       await createInvoice(h.t.app, h.m, {
         amount: '1234567.89',
