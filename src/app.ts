@@ -32,6 +32,7 @@ import type { FieldError } from './http/errors.js';
 import { guardInput, parseJsonBody, parseQueryString } from './http/input.js';
 import { redactingChildLogger } from './http/log-redaction.js';
 import type { RateLimitStore } from './http/rate-limit.js';
+import { registerRequestLog } from './http/request-log.js';
 import { onUnroutableRequest, registerRouteFallbacks } from './http/routing.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { traceIdFor } from './http/trace.js';
@@ -139,7 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Node's parser refuses malformed HTTP before Fastify sees it: answer in the envelope all the same.
     clientErrorHandler,
     childLoggerFactory: redactingChildLogger,
-    logController: new LogController({ requestIdLogLabel: 'trace_id' }),
+    // One line per request, written when it is answered (http/request-log.ts), not Fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'trace_id', disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     // Contract §20: a request whose headers and body have not all arrived in time is answered 408 in
     // the envelope (http/client-error.ts) and its connection closed, so a slow or stalled client never
@@ -213,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Trace-Id', request.id);
   });
+  registerRequestLog(app);
   app.decorate('drain', registerDrain(app));
   rememberEarlyAnswers(app);
   // After authentication and rate limits (onRequest), before the schemas: text no column can hold.

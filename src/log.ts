@@ -14,6 +14,12 @@ export function createLogger(config: Config, isTerminal = Boolean(process.stdout
   if (format === 'json') return pino(options);
   return pino(
     options,
-    pretty({ colorize: isTerminal, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
+    // One line a record (an error's stack still takes its own lines): a request is one line to read.
+    pretty({
+      colorize: isTerminal,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      singleLine: true,
+    }),
   );
 }

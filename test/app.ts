@@ -88,7 +88,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       done();
     },
   });
-  const log = pino({ level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] }, stream);
+  const log = pino(
+    { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    stream,
+  );
   const limiter = newLimiter(log, options.redisPrefix);
   // A shared store counts in-process until its first connection is up: tests start shared.
   for (let i = 0; i < 250 && limiter.status === 'unavailable'; i++)

@@ -123,7 +123,7 @@ describe.skipIf(!onPostgres || !has('caddy'))(
       const res = await viaCaddy('127.0.0.2', '/v1/health', { 'x-forwarded-for': '203.0.113.66' });
       expect(res.status).toBe(200);
       expect(res.body.data.database).toBe('ok');
-      await eventually(async () => /"remoteAddress":"127\.0\.0\.2"/.test(logged()));
+      await eventually(async () => /"client_address":"127\.0\.0\.2"/.test(logged()));
       expect(logged()).not.toMatch(/203\.0\.113\.66/);
     });
 

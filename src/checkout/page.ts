@@ -10,6 +10,7 @@ import type { Translator } from './i18n/i18n.js';
 import { icons } from './icons.js';
 import { documentHtml, pageQuery } from './layout.js';
 import { paymentText } from './payments.js';
+import { purchase } from './purchase.js';
 import { type Checkout, canSimulate } from './service.js';
 import { statusBlock } from './states.js';
 
@@ -50,6 +51,7 @@ function checkoutMain(c: Checkout, root: string, tr: Translator): Html {
   const choose = state === 'waiting' && c.methods.length > 1;
   return html`<main id="checkout" class="card view-${state}" data-state="${state}" data-etag="${c.etag}" data-page-url="${self}${query}" data-status-url="${self}/status" data-server-now="${c.now.toISOString()}" data-terminal="${String(terminal)}">
 ${merchantHeader(c, root, tr)}
+${purchase(c.row, tr)}
 ${summary(c, tr)}
 ${choose ? methodChooser(c, self, tr) : ''}
 ${statusBlock(c, tr)}

@@ -1,5 +1,6 @@
 import type { FieldError } from '../http/errors.js';
 import { formatMoney, money } from '../money/money.js';
+import { checksumAddress } from '../networks/evm-address.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import type { ClaimView } from '../refunds/claim.js';
 import { type Html, html } from '../web/html.js';
@@ -77,7 +78,11 @@ function claimForm(p: ClaimPage, heading: string): Html {
   const errors = p.form?.errors ?? [];
   const messageOf = (field: string) => {
     const e = errors.find((x) => x.field === field);
-    return e ? tr.t(ERROR_KEYS[e.rule] ?? 'refund.error.evm') : undefined;
+    if (!e) return undefined;
+    // An all-one-case address: the message shows its checksummed form to compare with the wallet.
+    const typed = (p.form?.address ?? '').trim();
+    const vars = e.rule === 'checksum_missing' ? { address: checksumAddress(typed) } : undefined;
+    return tr.t(ERROR_KEYS[e.rule] ?? 'refund.error.evm', vars);
   };
   const methodError = messageOf('method');
   const addressError = messageOf('address');

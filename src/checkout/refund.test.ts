@@ -81,7 +81,9 @@ describe('the claim page', () => {
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('role="alert"');
     expect(res.body).toContain('aria-invalid="true"');
-    expect(res.body).toContain('has no checksum');
+    // Why (EIP-55), and the checksummed form to compare with the wallet.
+    expect(res.body).toContain('so it carries no EIP-55 checksum');
+    expect(res.body).toContain(`If it is exactly your address, its checksummed form is ${ADDRESS}`);
     expect(res.body).toContain(`value="${ADDRESS.toLowerCase()}"`);
     expect((await stored(r.id)).status).toBe('awaiting_address');
     const noMethod = await submit(r.path, { address: ADDRESS });

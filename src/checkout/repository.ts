@@ -32,6 +32,9 @@ const findStatement = statement('checkout_find', (p: Placeholders<{ id: string }
       // Shown only as links on the page, never in /status (contract §12).
       'i.redirect_url',
       'i.cancel_url',
+      // The merchant's own words about the purchase, shown under its name (purchase.ts).
+      'i.order_id',
+      'i.description',
       'p.name as project_name',
       'p.brand_color',
       'l.hash as logo_hash',

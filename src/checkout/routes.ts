@@ -86,6 +86,8 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       onRequest: pageLimit,
       exposeHeadRoute: true,
+      // Every open payment page asks every 2 s: logged at debug (http/request-log.ts).
+      config: { polled: true },
     },
     async (request, reply) => {
       const checkout = await loadCheckout(app.db, app.config.networks, request.params.id, app.clock());

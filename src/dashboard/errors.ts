@@ -74,9 +74,24 @@ export function humanMessage(e: FieldError): string {
     return e.rule === 'too_large' ? 'The form is larger than the dashboard accepts.' : UNREADABLE;
   }
   if (e.rule === 'unknown_field' || (e.rule === 'type' && !TYPED_NUMBERS.has(e.field))) return UNREADABLE;
-  return e.message.startsWith(`${e.field} `)
+  const lead = e.message.startsWith(`${e.field} `)
     ? `${label(e.field)}${e.message.slice(e.field.length)}`
     : e.message;
+  return inWords(lead);
+}
+
+/**
+ * The API's messages name other fields too ("… the extended public key (evm_xpub) …, or a
+ * payout_address"): each field the form has is said by its label, in lower case mid-sentence
+ * unless the label starts with an acronym ("EVM xpub").
+ */
+const FIELD_NAMES = new RegExp(`\\b(${[...LABELS.keys()].filter((f) => f.includes('_')).join('|')})\\b`, 'g');
+
+function inWords(message: string): string {
+  return message.replace(FIELD_NAMES, (field, _name, at: number) => {
+    const words = label(field);
+    return at === 0 || /^[A-Z]{2}/.test(words) ? words : words.charAt(0).toLowerCase() + words.slice(1);
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { admin, type Merchant, startTestApp, type TestApp } from '../../test/app.js';
+import { ADMIN_TOKEN, admin, type Merchant, startTestApp, type TestApp } from '../../test/app.js';
 import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
 import { type DashboardUser, merchantWithOwner } from '../../test/dashboard.js';
 import { watchedBuiltins } from '../../test/watched-node.js';
@@ -215,10 +215,54 @@ describe('Settings saves the payment settings through the admin API’s rules', 
     expect(again.statusCode).toBe(422);
     expect(again.body).toContain('USDC on Polygon: an invoice in USDT cannot be paid in USDC');
     expect(again.body).toMatch(/data-rule="required">EVM payment methods need the extended public key/);
+    // Other fields a message names are said by their labels, never as the API spells them.
+    expect(again.body).toContain('the extended public key (EVM xpub) of the wallet');
+    expect(again.body).toContain('or a payout address to collect them to');
+    expect(again.body).not.toMatch(/data-rule="[a-z_]+">[^<]*\b(evm_xpub|tron_xpub|payout_address)\b/);
     expect(again.body).toMatch(/data-rule="required">TRON payment methods need the extended public key/);
+    expect(again.body).toContain('Needed when an EVM method is ticked.');
     // The form comes back as it was sent.
     expect(formOn(again.body)).toMatchObject({ payment_methods: ['polygon:USDC', 'tron:USDT'] });
     expect(await project(m)).toEqual(before);
+  });
+});
+
+test('a key sent for a project without its methods is refused in good English', async () => {
+  const { m } = await merchantWithOwner(t.app, 'grammar@shop.example');
+  const res = await t.app.inject({
+    method: 'PATCH',
+    url: `/v1/admin/projects/${m.projectId}`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    payload: { evm_xpub: TEST_XPUB },
+  });
+  expect(res.statusCode).toBe(422);
+  expect(res.json().message).toBe('evm_xpub is only for projects that accept an EVM method');
+});
+
+describe('choosing EUR keeps the tokens the project takes', () => {
+  const sandboxUsdt = [{ network: 'sandbox', currency: 'USDT' }];
+
+  test('in Settings', async () => {
+    const { m, owner } = await merchantWithOwner(t.app, 'eur-form@shop.example');
+    expect((await project(m)).payment_methods).toMatchObject(sandboxUsdt);
+    const res = await save(owner, { currency: 'EUR' });
+    expect(res.statusCode, res.body).toBe(303);
+    expect(await project(m)).toMatchObject({ currency: 'EUR', payment_methods: sandboxUsdt });
+    expect((await project(m)).payment_methods).toHaveLength(1);
+  });
+
+  test('through the admin API, sending the currency alone', async () => {
+    const { m } = await merchantWithOwner(t.app, 'eur-api@shop.example');
+    await admin(t.app, 'PATCH', `/v1/admin/projects/${m.projectId}`, { currency: 'EUR' });
+    expect((await project(m)).payment_methods).toEqual(sandboxUsdt.map((x) => expect.objectContaining(x)));
+  });
+
+  test('a token the new currency cannot take is replaced by the network’s one that can', async () => {
+    const { m } = await merchantWithOwner(t.app, 'usdc@shop.example');
+    await admin(t.app, 'PATCH', `/v1/admin/projects/${m.projectId}`, { currency: 'USDC' });
+    expect((await project(m)).payment_methods).toEqual([
+      expect.objectContaining({ network: 'sandbox', currency: 'USDC' }),
+    ]);
   });
 });
 

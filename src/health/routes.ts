@@ -42,6 +42,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ...errorResponses(405, 503),
         },
       },
+      // A load balancer or monitor asks every few seconds: logged at debug (http/request-log.ts).
+      config: { polled: true },
     },
     async (request, reply) => {
       try {

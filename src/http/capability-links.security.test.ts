@@ -98,8 +98,8 @@ describe('capability links in logs, errors and audit rows', () => {
     await visitAll('/refund/', other.token, { method: 'sandbox:USDT', address: ADDRESS });
     await expectNowhere([token, other.token]);
     // What a log reader sees instead: the route, and the last 4 characters to tell links apart.
-    const visit = t.logs.find((l) => (l.req as { url?: string } | undefined)?.url?.startsWith('/refund/'));
-    expect((visit?.req as { url?: string } | undefined)?.url).toBe(`/refund/…${token.slice(-4)}`);
+    const visit = t.logs.find((l) => l.msg === 'request completed' && String(l.url).startsWith('/refund/'));
+    expect(visit?.url).toBe(`/refund/…${token.slice(-4)}`);
   });
 
   test('a dashboard invitation: the page, the form, every other method and odd path', async () => {

@@ -44,10 +44,9 @@ function me(from: string, headers: Record<string, string>, to = port): Promise<n
   });
 }
 
+/** The client address of each request's one log line (src/http/request-log.ts). */
 const addressesLogged = (path: string, app = t) =>
-  app.logs
-    .filter((l) => (l.req as { url?: string } | undefined)?.url === path)
-    .map((l) => (l.req as { remoteAddress?: string }).remoteAddress);
+  app.logs.filter((l) => l.msg === 'request completed' && l.url === path).map((l) => l.client_address);
 
 describe('behind a trusted proxy', () => {
   test('failed keys lock out only the client that sent them, not the others behind the same proxy', async () => {

@@ -101,6 +101,7 @@ describe('Idempotency-Key on POST /v1/merchant/invoices', () => {
       { amount: '10.00', order_id: 'idem-3', metadata: { a: '2' } },
       { amount: '10.00', order_id: 'idem-3', metadata: { a: '1', b: '1' } },
       { amount: '10.00', order_id: 'idem-3' },
+      { amount: '10.00', order_id: 'idem-3', metadata: { a: '1' }, description: 'Beans' },
     ]) {
       expectReusedKey(await withKey(key, other));
     }

@@ -37,6 +37,7 @@ export function reusedKeyError(what: 'invoice' | 'refund'): ApiError {
 export function requestFingerprint(input: {
   amount: string;
   order_id?: string | undefined;
+  description?: string | undefined;
   metadata: Record<string, string>;
   redirect_url?: string | null | undefined;
   cancel_url?: string | null | undefined;
@@ -51,7 +52,16 @@ export function requestFingerprint(input: {
     input.redirect_url || input.cancel_url ? [input.redirect_url ?? null, input.cancel_url ?? null] : [];
   // The network likewise (contract §15); the arrays' lengths keep the URLs and the network apart.
   const network = input.network === undefined ? [] : [input.network];
-  const canonical = JSON.stringify([input.amount, input.order_id ?? null, metadata, ...urls, ...network]);
+  // The description likewise, tagged: its presence or absence is told apart from the others'.
+  const description = input.description === undefined ? [] : [{ description: input.description }];
+  const canonical = JSON.stringify([
+    input.amount,
+    input.order_id ?? null,
+    metadata,
+    ...urls,
+    ...network,
+    ...description,
+  ]);
   return createHash('sha256').update(canonical).digest('base64url');
 }
 

@@ -25,6 +25,8 @@ export interface InvoiceTable {
   /** Every way to pay this invoice, as offered when it was made (contract §15). */
   payment_methods: ColumnType<OfferedMethod[], string, string>;
   order_id: string | null;
+  /** What the payer is paying for, shown on the payment page; null when not given. */
+  description: string | null;
   metadata: Record<string, string>;
   /** Where the paid view sends the payer back to the shop (contract §12); null when not given. */
   redirect_url: string | null;

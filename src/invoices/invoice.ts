@@ -53,6 +53,7 @@ export interface RefundRecord {
 }
 
 export const MAX_ORDER_ID_LENGTH = 120;
+export const MAX_DESCRIPTION_LENGTH = 500;
 export const MAX_METADATA_KEYS = 20;
 
 /** An invoice amount (contract §4), explained rule by rule. */
@@ -144,6 +145,11 @@ export const InvoiceSchema = Type.Object(
       }),
     ),
     order_id: Type.Optional(Type.String({ description: 'Present only when one was given at creation' })),
+    description: nullable(
+      Type.String({
+        description: 'What the payer is paying for, shown on the payment page; null when not given',
+      }),
+    ),
     metadata: Type.Record(Type.String(), Type.String()),
     payment_url: Type.String({ format: 'uri', description: 'The hosted payment page for the payer' }),
     redirect_url: nullable(
@@ -224,6 +230,7 @@ export function toInvoice(
     rate: row.rate,
     network: row.network,
     ...(row.order_id === null ? {} : { order_id: row.order_id }),
+    description: row.description,
     metadata: row.metadata,
     payment_url: `${publicBaseUrl}/pay/${row.id}`,
     redirect_url: row.redirect_url,

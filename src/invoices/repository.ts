@@ -84,6 +84,7 @@ function inputRow(n: NewInvoice) {
     network: i.network,
     payment_methods: i.payment_methods,
     order_id: i.order_id,
+    description: i.description,
     metadata: i.metadata,
     redirect_url: i.redirect_url,
     cancel_url: i.cancel_url,
@@ -124,7 +125,7 @@ const insertStatement = statement(
     select * from jsonb_to_recordset(${p.rows}::jsonb) as t(
       id text, project_id text, amount numeric, currency text, rate jsonb, token_amount numeric,
       network text, payment_methods jsonb,
-      order_id text, metadata jsonb, redirect_url text, cancel_url text, payment_expires_at timestamptz,
+      order_id text, description text, metadata jsonb, redirect_url text, cancel_url text, payment_expires_at timestamptz,
       due_at timestamptz, open_until timestamptz, pay_address text, evm_address text,
       evm_address_index bigint, tron_address text, tron_address_index bigint, payout_address text,
       underpayment_tolerance_percent numeric, dust_percent numeric, livemode boolean, created_at timestamptz,
@@ -145,12 +146,12 @@ const insertStatement = statement(
   ),
   inv as (
     insert into invoices (id, project_id, status, amount, currency, rate, token_amount, network, payment_methods, order_id,
-                          metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until,
+                          description, metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until,
                           pay_address, evm_address, evm_address_index, tron_address, tron_address_index,
                           payout_address, underpayment_tolerance_percent, dust_percent, livemode, created_at,
                           updated_at)
-    select id, project_id, 'pending', amount, currency, rate, token_amount, network, payment_methods, order_id, metadata,
-           redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address, evm_address,
+    select id, project_id, 'pending', amount, currency, rate, token_amount, network, payment_methods, order_id, description,
+           metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address, evm_address,
            evm_address_index, tron_address, tron_address_index, payout_address,
            underpayment_tolerance_percent, dust_percent, livemode, created_at, created_at
     from live

@@ -16,6 +16,7 @@ import { idempotencyKeyFormat } from './idempotency.js';
 import {
   amountFormat,
   InvoiceSchema,
+  MAX_DESCRIPTION_LENGTH,
   MAX_METADATA_KEYS,
   MAX_ORDER_ID_LENGTH,
   statusListFormat,
@@ -34,6 +35,17 @@ const CreateInvoiceBody = Type.Object(
     order_id: Type.Optional(
       nullable(
         Type.String({ minLength: 1, maxLength: MAX_ORDER_ID_LENGTH, format: noControlCharacters.name }),
+      ),
+    ),
+    description: Type.Optional(
+      nullable(
+        Type.String({
+          maxLength: MAX_DESCRIPTION_LENGTH,
+          format: noControlCharacters.name,
+          description:
+            'What the payer is paying for, shown on the payment page: at most 500 characters, one line',
+          examples: ['2 × Espresso beans, 1 kg'],
+        }),
       ),
     ),
     metadata: Type.Optional(

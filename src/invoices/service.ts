@@ -29,6 +29,7 @@ import type { InvoiceStatus } from './status.js';
 export interface NewInvoiceInput {
   amount: string;
   order_id?: string | null | undefined;
+  description?: string | null | undefined;
   metadata?: Record<string, string> | null | undefined;
   redirect_url?: string | null | undefined;
   cancel_url?: string | null | undefined;
@@ -86,6 +87,7 @@ export async function createInvoice(
           fingerprint: requestFingerprint({
             amount: formatMoney(amount.value),
             order_id: input.order_id ?? undefined,
+            description: input.description ?? undefined,
             metadata: input.metadata ?? {},
             redirect_url: input.redirect_url ?? null,
             cancel_url: input.cancel_url ?? null,
@@ -136,6 +138,7 @@ export async function createInvoice(
     network: only?.network ?? null,
     payment_methods: offered,
     order_id: input.order_id ?? null,
+    description: input.description ?? null,
     metadata: input.metadata ?? {},
     redirect_url: input.redirect_url ?? null,
     cancel_url: input.cancel_url ?? null,

@@ -8,6 +8,7 @@ import {
   addressKind,
   networkMethods,
   type PaymentMethod,
+  payableIn,
   paymentSettingsErrors,
 } from '../networks/methods.js';
 import { type Currency, type NetworkRegistry, SANDBOX } from '../networks/network.js';
@@ -149,6 +150,19 @@ export async function updateProject(
   });
 }
 
+/**
+ * A project of one network changing only its currency keeps the tokens it takes that can pay the new
+ * one (USDT → EUR keeps USDT, and adds no USDC the merchant never chose); when none can (USDT → USDC)
+ * it takes that network's tokens in the new currency. A project of several networks keeps its methods,
+ * and the rules name any that cannot pay the new currency.
+ */
+function afterCurrencyChange(networks: NetworkRegistry, methods: PaymentMethod[], currency: string) {
+  const names = new Set(methods.map((m) => m.network));
+  if (names.size !== 1) return methods;
+  const kept = methods.filter((m) => payableIn(currency, m.currency));
+  return kept.length > 0 ? kept : singleNetwork(networks, [...names][0] as string, currency);
+}
+
 /** The payment columns of a project after `input` (contract §15), or VALIDATION_ERROR naming every problem. */
 function paymentSettings(catalog: Catalog, current: ProjectRow | undefined, input: PaymentInput) {
   const { networks } = catalog;
@@ -168,10 +182,7 @@ function paymentSettings(catalog: Catalog, current: ProjectRow | undefined, inpu
   } else if (input.network !== undefined) {
     methods = singleNetwork(networks, input.network, currency);
   } else if (current && input.currency !== undefined) {
-    // A project of one network changing its currency takes that network's tokens in the new one.
-    const names = new Set(current.payment_methods.map((m) => m.network));
-    methods =
-      names.size === 1 ? singleNetwork(networks, [...names][0] as string, currency) : current.payment_methods;
+    methods = afterCurrencyChange(networks, current.payment_methods, currency);
   } else {
     methods = current?.payment_methods ?? singleNetwork(networks, SANDBOX, currency);
   }

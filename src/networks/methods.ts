@@ -247,7 +247,7 @@ function keyErrors(
       error(
         field,
         'not_allowed',
-        `${field} is only for projects that accept a ${family === 'evm' ? 'EVM' : 'TRON'} method`,
+        `${field} is only for projects that accept ${family === 'evm' ? 'an EVM' : 'a TRON'} method`,
       ),
     ];
   }

@@ -25,6 +25,7 @@ describe('an EVM refund address is checked as typed', () => {
       expect(checkRefundAddress('evm', a.toLowerCase())).toMatchObject({
         ok: false,
         rule: 'checksum_missing',
+        message: expect.stringMatching(new RegExp(`EIP-55 checksum .* its EIP-55 form is ${a}$`)),
       });
       expect(checkRefundAddress('evm', `0x${a.slice(2).toUpperCase()}`)).toMatchObject({
         ok: false,

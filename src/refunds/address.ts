@@ -37,7 +37,9 @@ export function checkRefundAddress(family: AddressFamily, typed: string): Addres
     return {
       ok: false,
       rule: 'checksum_missing',
-      message: 'address carries no EIP-55 checksum: paste it exactly as your wallet shows it, in mixed case',
+      // The checksummed form is offered to compare, not taken for the payer: from an all-one-case
+      // address it is computed, so a mistyped character would be "checksummed" just the same.
+      message: `address carries no EIP-55 checksum (it is all in one case), the mixed case that catches a mistyped character: paste it exactly as your wallet shows it. If it is exactly the right address, its EIP-55 form is ${checksumAddress(text)}`,
     };
   }
   if (checksumAddress(text) !== text) {

@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.js';
 import type { Job } from '../jobs/job.js';
 import { type ClaimedDelivery, claimDue, recordAttempt, releaseLease } from './delivery.repository.js';
 import { FAN_OUT_BATCH, fanOut } from './fan-out.js';
+import { failureReason } from './reason.js';
 import { WEBHOOK_CHANNEL } from './repository.js';
 import { afterAttempt, verdict } from './schedule.js';
 import { send } from './sender.js';
@@ -151,10 +152,21 @@ function deliverer(deps: DeliveryDeps, tuning: DeliveryTuning, clock: () => Date
         ...outcome,
         now: clock(),
       });
-      const level = outcome.status === 'succeeded' ? 'debug' : outcome.status === 'pending' ? 'info' : 'warn';
-      log[level](
-        { attempt, response_status: result.status, duration_ms: result.durationMs, outcome: outcome.status },
-        'webhook attempt',
+      const fields = { attempt, response_status: result.status, duration_ms: result.durationMs };
+      if (outcome.status === 'succeeded') {
+        log.debug({ ...fields, outcome: outcome.status }, 'webhook attempt');
+        return;
+      }
+      // Every failure at warn, a retry to come or not: a receiver that stopped answering is the
+      // operator's to see before the last attempt, and the reason says what to change.
+      log.warn(
+        {
+          ...fields,
+          outcome: outcome.status === 'pending' ? 'retrying' : 'failed',
+          next_attempt_at: outcome.nextAttemptAt?.toISOString() ?? null,
+          reason: failureReason(result.status, result.error),
+        },
+        'webhook attempt failed',
       );
     } catch (err) {
       // Nothing recorded: the lease lapses and the attempt is made again (at least once).

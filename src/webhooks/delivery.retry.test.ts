@@ -1,12 +1,17 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type DeliveryHarness, fanOutUntil, startDeliveryHarness } from '../../test/webhooks.js';
+import { type DeliveryHarness, eventually, fanOutUntil, startDeliveryHarness } from '../../test/webhooks.js';
 import { claimDue } from './delivery.repository.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './schedule.js';
 
 // Short, so the timeout test is quick; long enough that a loaded machine does not time out the others.
 const TIMEOUT_MS = 1_500;
 let h: DeliveryHarness;
+/** The warning the worker logged for the endpoint's first failed attempt. */
+const warned = (endpointId: string) =>
+  eventually(async () =>
+    h.t.logs.find((l) => l.endpoint === endpointId && l.msg === 'webhook attempt failed' && l.attempt === 1),
+  );
 beforeAll(async () => {
   h = await startDeliveryHarness({ timeoutMs: TIMEOUT_MS });
 });
@@ -58,6 +63,11 @@ describe('what is retried', () => {
       response_status: 400,
       next_attempt_at: null,
     });
+    expect(await warned(endpoint.id)).toMatchObject({
+      level: 40,
+      outcome: 'failed',
+      reason: 'HTTP 400 from the receiver: a 2xx is needed',
+    });
 
     h.passRetryDelay(MAX_ATTEMPTS - 1);
     expect(await h.nothingMoreFor(endpoint.id)).toEqual([]);
@@ -97,6 +107,10 @@ describe('what is retried', () => {
     expect(attempt).toMatchObject({ attempt: 1, outcome: 'retrying', response_status: null });
     expect(attempt.error).toBe(`No response within ${TIMEOUT_MS} ms`);
     expect(attempt.duration_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(await warned(endpoint.id)).toMatchObject({
+      level: 40,
+      reason: `No response within ${TIMEOUT_MS} ms`,
+    });
   });
 
   test('a refused connection is a network error, retried', async () => {
@@ -106,7 +120,14 @@ describe('what is retried', () => {
     await h.newInvoice(m);
     const [attempt] = await h.logHas(endpoint.id, 1);
     expect(attempt).toMatchObject({ outcome: 'retrying', response_status: null });
-    expect(attempt.error).toMatch(/ECONNREFUSED/);
+    expect(attempt.error).toMatch(
+      /^Connection refused: nothing listens at that address and port \(.*ECONNREFUSED/,
+    );
+    expect(await warned(endpoint.id)).toMatchObject({
+      level: 40,
+      outcome: 'retrying',
+      reason: attempt.error,
+    });
   });
 });
 

@@ -51,7 +51,9 @@ export async function send(
       status >= 300 && status < 400 ? 'Redirect not followed: the URL must answer with 2xx' : null;
     return { status, durationMs: elapsed(), error };
   } catch (err) {
-    const error = timedOut ? `No response within ${options.timeoutMs} ms` : describe(err);
+    const error = timedOut
+      ? `No response within ${options.timeoutMs} ms`
+      : describe(err, options.allowPrivate);
     return { status: null, durationMs: elapsed(), error };
   } finally {
     clearTimeout(timer);
@@ -93,10 +95,35 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function describe(err: unknown): string {
-  if (err instanceof UrlRefused) return `Refused: ${err.message}`;
+/**
+ * What an operator reads in the log and the delivery log. An endpoint registered while private
+ * addresses were allowed fails on every attempt once they no longer are (a restart without the
+ * setting): the reason names the setting, rather than repeating registration's rule.
+ */
+const REFUSED_AT_SEND: Record<string, (allowPrivate: boolean) => string> = {
+  private_address: () =>
+    'Private address refused: set PAYDESK_WEBHOOK_ALLOW_PRIVATE=true for local receivers',
+  https_required: (allowPrivate) =>
+    allowPrivate
+      ? 'Plain http refused: a public receiver must use https://'
+      : 'Plain http refused: use https://, or set PAYDESK_WEBHOOK_ALLOW_PRIVATE=true for local receivers',
+};
+
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'Connection refused: nothing listens at that address and port',
+  ECONNRESET: 'Connection reset by the receiver',
+  EHOSTUNREACH: 'Host unreachable',
+  ENETUNREACH: 'Network unreachable',
+};
+
+function describe(err: unknown, allowPrivate: boolean): string {
+  if (err instanceof UrlRefused) {
+    return REFUSED_AT_SEND[err.rule]?.(allowPrivate) ?? `Refused: ${err.message}`;
+  }
   const e = err as { code?: unknown; message?: unknown };
   const text = typeof e?.message === 'string' ? e.message : String(err);
+  const known = typeof e?.code === 'string' ? NETWORK_ERRORS[e.code] : undefined;
+  if (known) return `${known} (${text})`.slice(0, MAX_ERROR_LENGTH);
   const code = typeof e?.code === 'string' && !text.includes(e.code) ? `${e.code}: ` : '';
   return `${code}${text}`.slice(0, MAX_ERROR_LENGTH);
 }

@@ -236,6 +236,22 @@ describe('the example shop against Paydesk', () => {
     expect(urls).toEqual([`${shop.url}/webhooks/paydesk`, 'http://127.0.0.1:9/webhooks/paydesk'].sort());
   });
 
+  test('on a port already taken, the shop says so, exits, and registers no endpoint', async () => {
+    const before = (await shopEndpoints()).map((e) => e.id);
+    const taken = new URL(shop.url).port;
+    const second = await startShop({
+      PAYDESK_SECRET_KEY: secret,
+      PAYDESK_URL: paydesk.baseUrl,
+      PAYDESK_ADMIN_TOKEN: ADMIN_TOKEN,
+      PORT: taken,
+      SHOP_URL: 'http://127.0.0.1:9999',
+    });
+    const [code] = await second.exited;
+    expect(code).toBe(1);
+    expect(second.output()).toContain(`The shop cannot listen on 127.0.0.1:${taken}: the port is in use`);
+    expect((await shopEndpoints()).map((e) => e.id)).toEqual(before);
+  });
+
   test('without a webhook secret or an admin token, the shop says what to set and exits', async () => {
     const bare = await startShop({ PAYDESK_SECRET_KEY: secret, PAYDESK_URL: paydesk.baseUrl });
     const [code] = await bare.exited;

@@ -20,8 +20,11 @@ interface Order {
 
 const PRODUCT = { name: 'Paydesk mug', amount: '12.50' };
 
-/** The whole Paydesk integration of a small shop: checkout, webhook, order page. */
-export function buildShop(paydesk: Paydesk, webhookSecret: string, shopUrl: string) {
+/**
+ * The whole Paydesk integration of a small shop: checkout, webhook, order page. The webhook secret is
+ * read when a webhook arrives: main.ts learns it only once the shop listens (setup.ts).
+ */
+export function buildShop(paydesk: Paydesk, webhookSecret: () => string, shopUrl: string) {
   // A real shop keeps its orders in its database; a Map keeps the example short.
   const orders = new Map<string, Order>();
   const app = Fastify();
@@ -99,7 +102,7 @@ export function buildShop(paydesk: Paydesk, webhookSecret: string, shopUrl: stri
     hooks.post('/webhooks/paydesk', async (req, reply) => {
       let event: WebhookEvent;
       try {
-        event = paydesk.webhooks.verify(req.body as Buffer, req.headers, webhookSecret);
+        event = paydesk.webhooks.verify(req.body as Buffer, req.headers, webhookSecret());
       } catch (err) {
         return reply.code(400).send({ error: (err as Error).message });
       }

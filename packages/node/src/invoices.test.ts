@@ -34,14 +34,18 @@ describe('me()', () => {
 });
 
 describe('invoices.create()', () => {
-  test('creates a pending invoice with the amount normalised, the order id and the metadata', async () => {
-    const invoice = await s
-      .client()
-      .invoices.create({ amount: '10', order_id: 'order-1', metadata: { sku: 'A-1' } });
+  test('creates a pending invoice with the amount normalised, the order id, description and metadata', async () => {
+    const invoice = await s.client().invoices.create({
+      amount: '10',
+      order_id: 'order-1',
+      description: 'Beans, 1 kg',
+      metadata: { sku: 'A-1' },
+    });
     expect(invoice).toMatchObject({
       status: 'pending',
       amount: '10.00',
       order_id: 'order-1',
+      description: 'Beans, 1 kg',
       metadata: { sku: 'A-1' },
       project_id: s.merchant.projectId,
       amount_paid: '0.00',

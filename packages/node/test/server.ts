@@ -41,16 +41,11 @@ export async function startServer(options: TestAppOptions = {}): Promise<Server>
         },
         ...o,
       }),
-    requests: () =>
-      t.logs
-        .filter((l) => l.msg === 'incoming request')
-        .map((l) => {
-          const req = l.req as { method: string; url: string };
-          return `${req.method} ${req.url}`;
-        }),
+    // Each request's one log line (src/http/request-log.ts), in the order the answers went.
+    requests: () => t.logs.filter((l) => l.msg === 'request completed').map((l) => `${l.method} ${l.url}`),
     statuses: (traceId?: string) =>
       t.logs
         .filter((l) => l.msg === 'request completed' && (traceId === undefined || l.trace_id === traceId))
-        .map((l) => (l.res as { statusCode: number }).statusCode),
+        .map((l) => l.status_code as number),
   });
 }

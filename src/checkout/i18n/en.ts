@@ -10,6 +10,7 @@ export const en = {
   'title.expired': 'Invoice expired',
   'title.failed': 'Payment failed',
   'merchant.network': 'Network:',
+  'merchant.order': 'Order {{order}}',
   'summary.due': 'Amount due',
   'summary.remaining': 'Remaining to pay',
   'summary.paid': 'Amount paid',
@@ -110,7 +111,7 @@ export const en = {
   'refund.error.method': 'Choose how you want to receive the refund.',
   'refund.error.evm': 'Enter an address of 0x followed by 40 characters, exactly as your wallet shows it.',
   'refund.error.checksumMissing':
-    'This address has no checksum (it is all in one case). Paste it exactly as your wallet shows it, in mixed case.',
+    'This address is all in one case, so it carries no EIP-55 checksum (the mixed case that catches a mistyped character). Paste it exactly as your wallet shows it. If it is exactly your address, its checksummed form is {{address}}: check it against your wallet.',
   'refund.error.checksum':
     'This address fails its checksum: a character is wrong. Copy it again from your wallet.',
   'refund.error.tron': 'Enter a TRON address: T followed by 33 characters, exactly as your wallet shows it.',

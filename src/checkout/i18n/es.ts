@@ -7,6 +7,7 @@ export const es: Messages = {
   'title.expired': 'Factura vencida',
   'title.failed': 'Pago fallido',
   'merchant.network': 'Red:',
+  'merchant.order': 'Pedido {{order}}',
   'summary.due': 'Importe a pagar',
   'summary.remaining': 'Falta por pagar',
   'summary.paid': 'Importe pagado',
@@ -109,7 +110,7 @@ export const es: Messages = {
   'refund.error.evm':
     'Introduce una dirección de 0x seguido de 40 caracteres, tal como la muestra tu billetera.',
   'refund.error.checksumMissing':
-    'Esta dirección no lleva suma de verificación (está toda en minúsculas o mayúsculas). Pégala tal como la muestra tu billetera.',
+    'Esta dirección está toda en minúsculas o mayúsculas, así que no lleva la suma de verificación EIP-55 (la mezcla de mayúsculas y minúsculas que detecta un carácter mal escrito). Pégala tal como la muestra tu billetera. Si es exactamente tu dirección, su forma con suma de verificación es {{address}}: compárala con tu billetera.',
   'refund.error.checksum':
     'La suma de verificación de esta dirección no cuadra: hay un carácter erróneo. Cópiala de nuevo de tu billetera.',
   'refund.error.tron':

@@ -7,6 +7,7 @@ export const pt: Messages = {
   'title.expired': 'Fatura expirada',
   'title.failed': 'Pagamento falhou',
   'merchant.network': 'Rede:',
+  'merchant.order': 'Pedido {{order}}',
   'summary.due': 'Valor a pagar',
   'summary.remaining': 'Falta pagar',
   'summary.paid': 'Valor pago',
@@ -109,7 +110,7 @@ export const pt: Messages = {
   'refund.error.evm':
     'Informe um endereço de 0x seguido de 40 caracteres, exatamente como a carteira o mostra.',
   'refund.error.checksumMissing':
-    'Este endereço não tem soma de verificação (está todo em minúsculas ou maiúsculas). Cole-o exatamente como a carteira o mostra.',
+    'Este endereço está todo em minúsculas ou maiúsculas, por isso não tem a soma de verificação EIP-55 (a mistura de maiúsculas e minúsculas que deteta um carácter errado). Cole-o exatamente como a carteira o mostra. Se for exatamente o seu endereço, a forma com soma de verificação é {{address}}: compare-a com a carteira.',
   'refund.error.checksum':
     'A soma de verificação deste endereço não confere: há um caractere errado. Copie-o de novo da carteira.',
   'refund.error.tron':

@@ -7,6 +7,7 @@ export const tr: Messages = {
   'title.expired': 'Faturanın süresi doldu',
   'title.failed': 'Ödeme başarısız',
   'merchant.network': 'Ağ:',
+  'merchant.order': 'Sipariş {{order}}',
   'summary.due': 'Ödenecek tutar',
   'summary.remaining': 'Kalan tutar',
   'summary.paid': 'Ödenen tutar',
@@ -108,7 +109,7 @@ export const tr: Messages = {
   'refund.error.method': 'İadeyi nasıl almak istediğinizi seçin.',
   'refund.error.evm': '0x ve ardından 40 karakterden oluşan bir adres girin, cüzdanınızın gösterdiği gibi.',
   'refund.error.checksumMissing':
-    'Bu adresin sağlama toplamı yok (tamamı aynı harf büyüklüğünde). Cüzdanınızın gösterdiği gibi yapıştırın.',
+    'Bu adresin tamamı aynı harf büyüklüğünde, bu yüzden EIP-55 sağlama toplamı (yanlış yazılmış bir karakteri yakalayan büyük-küçük harf karışımı) yok. Cüzdanınızın gösterdiği gibi yapıştırın. Tam olarak sizin adresinizse, sağlama toplamlı biçimi {{address}}: cüzdanınızla karşılaştırın.',
   'refund.error.checksum':
     'Bu adresin sağlama toplamı tutmuyor: bir karakter yanlış. Cüzdanınızdan yeniden kopyalayın.',
   'refund.error.tron': 'Bir TRON adresi girin: T ve ardından 33 karakter, cüzdanınızın gösterdiği gibi.',

@@ -7,6 +7,7 @@ export const zh: Messages = {
   'title.expired': '账单已过期',
   'title.failed': '付款失败',
   'merchant.network': '网络：',
+  'merchant.order': '订单 {{order}}',
   'summary.due': '应付金额',
   'summary.remaining': '剩余应付',
   'summary.paid': '已付金额',
@@ -98,7 +99,7 @@ export const zh: Messages = {
   'refund.error.method': '请选择退款的收款方式。',
   'refund.error.evm': '请输入以 0x 开头、后跟 40 个字符的地址，与钱包显示的完全一致。',
   'refund.error.checksumMissing':
-    '此地址没有校验（全部为同一大小写）。请按钱包显示的原样（大小写混合）粘贴。',
+    '此地址全部为同一大小写，因此没有 EIP-55 校验（用大小写混合来发现输错的字符）。请按钱包显示的原样粘贴。如果这正是您的地址，其带校验的写法是 {{address}}：请与钱包核对。',
   'refund.error.checksum': '此地址校验失败：有字符错误。请从钱包重新复制。',
   'refund.error.tron': '请输入 TRON 地址：T 后跟 33 个字符，与钱包显示的完全一致。',
   'refund.ready.heading': '已申请退款',

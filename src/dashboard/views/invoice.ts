@@ -5,6 +5,7 @@ import { methodLabel, type PaymentMethod } from '../../networks/methods.js';
 import type { NetworkRegistry } from '../../networks/network.js';
 import type { RefundRow } from '../../refunds/refund.table.js';
 import { type Html, html } from '../../web/html.js';
+import { failureReason } from '../../webhooks/reason.js';
 import type { deliveriesOf } from '../../webhooks/service.js';
 import type { DashboardContext } from '../context.js';
 import { badge, csrf, ROOT, shell, time } from '../layout.js';
@@ -45,6 +46,7 @@ ${definition('Amount paid', `${d.shown.amount_paid} ${i.currency}`)}
 ${definition('Amount refunded', `${d.shown.amount_refunded} ${i.currency}`)}
 ${d.shown.rate ? definition('Rate', rateText(d.shown.rate)) : ''}
 ${definition('Order', i.order_id)}
+${i.description === null ? '' : definition('Description', i.description)}
 ${definition('Network', i.network ? networks.label(i.network) : open)}
 ${definition('Pay address', i.pay_address ? html`<code>${i.pay_address}</code>` : open)}
 ${definition('Transaction', i.tx_hash && i.network ? txLink(networks, i.network, i.tx_hash) : null)}
@@ -103,9 +105,9 @@ function eventItem(ctx: DashboardContext, d: Detail, e: Detail['events'][number]
   return html`<li><p><strong>${e.type}</strong> · ${time(e.created_at)} · <code>${e.id}</code></p>
 ${
   deliveries.length
-    ? html`<table><thead><tr><th scope="col">Endpoint</th><th scope="col">Delivery</th><th scope="col" class="num">Attempts</th><th scope="col" class="num">Last response</th><th scope="col">Next attempt</th></tr></thead><tbody>${deliveries.map(
+    ? html`<table><thead><tr><th scope="col">Endpoint</th><th scope="col">Delivery</th><th scope="col" class="num">Attempts</th><th scope="col">Last response</th><th scope="col">Next attempt</th></tr></thead><tbody>${deliveries.map(
         (x) =>
-          html`<tr><td><code>${x.url}</code></td><td>${badge(x.status)}</td><td class="num">${x.attempts}</td><td class="num">${x.response_status ?? (x.error ? 'no response' : '—')}</td><td>${x.status === 'pending' ? time(x.next_attempt_at) : time(null)}</td></tr>`,
+          html`<tr><td><code>${x.url}</code></td><td>${badge(x.status)}</td><td class="num">${x.attempts}</td><td>${lastResponse(x)}</td><td>${x.status === 'pending' ? time(x.next_attempt_at) : time(null)}</td></tr>`,
       )}</tbody></table>`
     : html`<p class="muted">Not sent to any endpoint.</p>`
 }
@@ -114,6 +116,13 @@ ${
     ? html`<form method="post" action="${ROOT}/invoices/${d.invoice.id}/events/${e.id}/resend">${csrf(ctx)}<button type="submit" class="button button-small">Resend</button></form>`
     : ''
 }</li>`;
+}
+
+/** The status of a delivered attempt, or why the last one failed; a dash before the first. */
+function lastResponse(x: Detail['deliveries'][number]): string {
+  if (x.status === 'succeeded') return String(x.response_status ?? '—');
+  if (x.response_status === null && !x.error) return '—';
+  return failureReason(x.response_status, x.error);
 }
 
 function txLink(networks: NetworkRegistry, network: string, txHash: string): Html {

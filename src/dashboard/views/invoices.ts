@@ -24,11 +24,11 @@ export function invoicesPage(ctx: DashboardContext, v: ListView): string {
   const filters = { status: v.status, q: v.q };
   const rows = v.rows.map(
     (r) => html`<tr>
-<td><a href="${ROOT}/invoices/${r.id}"><code>${r.id}</code></a></td>
-<td>${r.order_id ?? html`<span class="muted">—</span>`}</td>
-<td class="num">${formatAmount(money(r.amount), r.currency)} ${r.currency}</td>
-<td>${badge(r.status)}</td>
-<td>${time(r.created_at)}</td>
+<td data-label="Invoice"><a href="${ROOT}/invoices/${r.id}"><code>${r.id}</code></a></td>
+<td data-label="Order">${r.order_id ?? html`<span class="muted">—</span>`}</td>
+<td data-label="Amount" class="num">${formatAmount(money(r.amount), r.currency)} ${r.currency}</td>
+<td data-label="Status">${badge(r.status)}</td>
+<td data-label="Created">${time(r.created_at)}</td>
 </tr>`,
   );
   const option = (s: string, label: string) =>
@@ -43,7 +43,7 @@ export function invoicesPage(ctx: DashboardContext, v: ListView): string {
 <div class="field grow"><label for="q">Search</label><input id="q" name="q" type="search" value="${v.q}" maxlength="200" placeholder="inv_… or an order id" aria-describedby="q-hint"><p class="hint" id="q-hint">An invoice id or an order id, exactly.</p></div>
 <button type="submit" class="button">Filter</button>
 </form>
-<div class="panel" role="region" aria-label="Invoices, newest first" tabindex="0"><table>
+<div class="panel" role="region" aria-label="Invoices, newest first" tabindex="0"><table class="stack">
 <caption class="visually-hidden">Invoices, newest first</caption>
 <thead><tr><th scope="col">Invoice</th><th scope="col">Order</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="5" class="muted">No invoices match.</td></tr>`}</tbody>

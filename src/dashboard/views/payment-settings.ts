@@ -140,7 +140,7 @@ ${keyFields(networks).map((k) => keyField(k, form[`${k.family}_xpub`], previews[
 function keyField(k: KeyField, value: string, preview: AddressPreview | undefined): Html {
   const id = `${k.family}-xpub`;
   return html`<div class="field"><label for="${id}">${k.label}</label><textarea id="${id}" name="${k.family}_xpub" rows="3" maxlength="200" spellcheck="false" autocomplete="off" aria-describedby="${id}-hint" data-preview-network="${k.previewNetwork}" data-preview-title="${previewTitle(k)}">${value}</textarea>
-<p class="hint" id="${id}-hint">The account-level extended public key (${k.path}) of the wallet that receives ${k.family === 'evm' ? 'payments on every EVM network (one address serves them all)' : 'TRON payments'}. Needed when a ${k.family === 'evm' ? 'EVM' : 'TRON'} method is ticked. Paydesk never needs a private key.</p>
+<p class="hint" id="${id}-hint">The account-level extended public key (${k.path}) of the wallet that receives ${k.family === 'evm' ? 'payments on every EVM network (one address serves them all)' : 'TRON payments'}. Needed when ${k.family === 'evm' ? 'an EVM' : 'a TRON'} method is ticked. Paydesk never needs a private key.</p>
 <div id="${id}-preview" aria-live="polite">${preview ? previewList(previewTitle(k), preview) : ''}</div></div>`;
 }
 

@@ -1,5 +1,6 @@
 import { EVENT_TYPES } from '../../invoices/events.js';
 import { type Html, html } from '../../web/html.js';
+import { failureReason } from '../../webhooks/reason.js';
 import type { AttemptRow } from '../../webhooks/webhook.js';
 import { toAttempt } from '../../webhooks/webhook.js';
 import type { WebhookEndpointRow } from '../../webhooks/webhook.table.js';
@@ -56,10 +57,10 @@ ${
 ${
   attempts.length
     ? html`<table><caption class="visually-hidden">Deliveries to ${e.url}, newest first</caption>
-<thead><tr><th scope="col">Event</th><th scope="col">Type</th><th scope="col" class="num">Attempt</th><th scope="col" class="num">Response status</th><th scope="col" class="num">Duration</th><th scope="col">Next attempt</th></tr></thead>
+<thead><tr><th scope="col">Event</th><th scope="col">Type</th><th scope="col" class="num">Attempt</th><th scope="col">Response</th><th scope="col" class="num">Duration</th><th scope="col">Next attempt</th></tr></thead>
 <tbody>${attempts.map((row) => {
         const a = toAttempt(row);
-        return html`<tr><td><code>${a.event_id}</code></td><td>${a.type}</td><td class="num">${a.attempt}</td><td class="num">${a.response_status ?? html`<span title="${a.error ?? ''}">none</span>`} ${badge(a.outcome)}</td><td class="num">${a.duration_ms} ms</td><td>${time(row.next_attempt_at)}</td></tr>`;
+        return html`<tr><td><code>${a.event_id}</code></td><td>${a.type}</td><td class="num">${a.attempt}</td><td>${badge(a.outcome)} ${a.outcome === 'succeeded' ? a.response_status : failureReason(a.response_status, a.error)}</td><td class="num">${a.duration_ms} ms</td><td>${time(row.next_attempt_at)}</td></tr>`;
       })}</tbody></table>`
     : html`<p class="muted">Nothing sent yet.</p>`
 }

@@ -62,6 +62,8 @@ export interface Invoice {
   network: string | null;
   /** Present only when one was given at creation */
   order_id?: string;
+  /** What the payer is paying for, shown on the payment page; null when not given */
+  description: string | null;
   metadata: Record<string, string>;
   /** The hosted payment page for the payer */
   payment_url: string;
@@ -242,6 +244,8 @@ export interface CreateInvoiceBody {
   /** Positive decimal string, at most 2 decimals and 15 integer digits; never a JSON number */
   amount: string;
   order_id?: string | null;
+  /** What the payer is paying for, shown on the payment page: at most 500 characters, one line */
+  description?: string | null;
   /** Up to 20 string values of your own, returned as given */
   metadata?: Record<string, string> | null;
   /** Where the paid view sends the payer back to your shop: an absolute https:// URL (http:// to localhost only when PAYDESK_WEBHOOK_ALLOW_PRIVATE=true), at most 2,000 characters */
