@@ -123,6 +123,9 @@ describe.skipIf(!onPostgres || !has('caddy'))(
       const res = await viaCaddy('127.0.0.2', '/v1/health', { 'x-forwarded-for': '203.0.113.66' });
       expect(res.status).toBe(200);
       expect(res.body.data.database).toBe('ok');
+      // Health is logged at debug (a monitor's poll); a merchant's call is one line at info.
+      const call = await viaCaddy('127.0.0.2', '/v1/merchant/me', { 'x-forwarded-for': '203.0.113.66' });
+      expect(call.status).toBe(401);
       await eventually(async () => /"client_address":"127\.0\.0\.2"/.test(logged()));
       expect(logged()).not.toMatch(/203\.0\.113\.66/);
     });
