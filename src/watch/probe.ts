@@ -29,6 +29,7 @@ export interface ProbeTiming {
 
 const DEFAULT_TIMING: ProbeTiming = { intervalMs: 5 * 60_000, retryMs: 10_000, startWaitMs: 10_000 };
 const CALL_TIMEOUT_MS = 5_000;
+const START_TRIES = 3;
 
 export function startNodeProbe(
   networks: NetworkRegistry,
@@ -39,7 +40,18 @@ export function startNodeProbe(
   const answered = new Set<string>();
   const factory = new Map<string, boolean>();
   const timers = new Set<NodeJS.Timeout>();
+  const failures = new Map<string, number>();
   let stopped = false;
+  let settleStart: () => void = () => {};
+  const enabled = networks.enabled();
+  const startSettled = new Promise<void>((resolve) => {
+    settleStart = resolve;
+  });
+  // Start-up waits for each node's answer, or for its third failed try in a row (a node that is down).
+  const settle = () => {
+    if (enabled.every((n) => answered.has(n.name) || (failures.get(n.name) ?? 0) >= START_TRIES))
+      settleStart();
+  };
 
   // A read-only check repeated on a timer: nothing is lost if a restart forgets it (it asks again).
   const check = async (n: Network): Promise<void> => {
@@ -47,6 +59,8 @@ export function startNodeProbe(
       await rpcCall(n, 'eth_blockNumber', []);
       if (!answered.has(n.name)) log.info({ network: n.name }, 'node answered: network watched');
       answered.add(n.name);
+      failures.delete(n.name);
+      settle();
       if (n.family === 'evm') {
         const code = await rpcCall(n, 'eth_getCode', [FACTORY_ADDRESS, 'latest']);
         const present = typeof code === 'string' && /^0x[0-9a-f]*[1-9a-f][0-9a-f]*$/i.test(code);
@@ -58,26 +72,34 @@ export function startNodeProbe(
     } catch (err) {
       // The URL may hold a provider key: only the network and the kind of failure are logged.
       log.warn({ network: n.name, reason: (err as Error).name }, 'node did not answer');
+      failures.set(n.name, (failures.get(n.name) ?? 0) + 1);
+      settle();
     }
     if (stopped) return;
+    // Every few minutes once known. While anything is still unknown, soon again: at once after a
+    // failed call at first (a node that drops one call in ten is a node that answers: it must not be
+    // left unwatched for retryMs because of one 502 at start), backing off to retryMs.
+    const known = answered.has(n.name) && (n.family !== 'evm' || factory.has(n.name));
+    const retry = Math.min(t.retryMs, 100 * 2 ** ((failures.get(n.name) ?? 1) - 1));
     const timer = setTimeout(
       () => {
         timers.delete(timer);
         void check(n);
       },
-      // Soon again while anything is still unknown; every few minutes once known.
-      answered.has(n.name) && (n.family !== 'evm' || factory.has(n.name)) ? t.intervalMs : t.retryMs,
+      known ? t.intervalMs : retry,
     );
     timer.unref();
     timers.add(timer);
   };
 
-  const first = Promise.all(networks.enabled().map(check));
+  for (const n of enabled) void check(n);
+  settle();
   const wait = new Promise<void>((resolve) => setTimeout(resolve, t.startWaitMs).unref());
   return {
     answered: (network) => answered.has(network),
     factory: (network) => factory.get(network),
-    started: Promise.race([first.then(() => undefined), wait]),
+    // Serving starts once every node has answered or failed its first tries, or the wait is over.
+    started: Promise.race([startSettled, wait]),
     stop() {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);
