@@ -30,6 +30,24 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.redirect(`${ROOT}/account/recovery-codes?form=${form}`, 303);
   };
   const html = 'text/html; charset=utf-8';
+  /**
+   * A change the form asked for and the service refused (VALIDATION_ERROR): the account page again,
+   * 422, with the reasons; `counted` first records the failure where a guess is limited. Anything
+   * else is not the user's to fix and goes to the error handler.
+   */
+  const refused = async (
+    reply: FastifyReply,
+    ctx: DashboardContext,
+    err: unknown,
+    counted?: () => Promise<unknown>,
+  ) => {
+    if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
+    await counted?.();
+    return reply
+      .code(422)
+      .type(html)
+      .send(accountPage(ctx, { errors: validationMessages(err), codesLeft: await codesLeft(ctx) }));
+  };
   const userOf = (ctx: { session: { userId: string; email: string; accountId: string } }) => ({
     id: ctx.session.userId,
     email: ctx.session.email,
@@ -72,11 +90,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
           app.clock(),
         );
       } catch (err) {
-        if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
-        return reply
-          .code(422)
-          .type(html)
-          .send(accountPage(ctx, { errors: validationMessages(err), codesLeft: await codesLeft(ctx) }));
+        return refused(reply, ctx, err);
       }
       return reply.redirect(`${ROOT}/account?done=password`, 303);
     },
@@ -91,11 +105,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await beginTotp(app.db, app.secretKey(), userOf(ctx));
       } catch (err) {
         // No key to seal the secret with (PostgreSQL without PAYDESK_ENCRYPTION_KEY): say so here.
-        if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
-        return reply
-          .code(422)
-          .type(html)
-          .send(accountPage(ctx, { errors: validationMessages(err), codesLeft: await codesLeft(ctx) }));
+        return refused(reply, ctx, err);
       }
       return reply.redirect(`${ROOT}/account/totp`, 303);
     },
@@ -156,11 +166,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       try {
         codes = await renewRecoveryCodes(app.db, userOf(ctx), request.body.current_password, app.clock());
       } catch (err) {
-        if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
-        return reply
-          .code(422)
-          .type(html)
-          .send(accountPage(ctx, { errors: validationMessages(err), codesLeft: await codesLeft(ctx) }));
+        return refused(reply, ctx, err);
       }
       return showCodes(request, reply, codes);
     },
@@ -185,12 +191,9 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       try {
         await disableTotp(app.db, app.secretKey(), userOf(ctx), request.body.confirm, now);
       } catch (err) {
-        if (!(err instanceof ApiError) || err.code !== 'VALIDATION_ERROR') throw err;
-        await recordSignInFailure(app.limiter, request.ip, ctx.session.email, now.getTime());
-        return reply
-          .code(422)
-          .type(html)
-          .send(accountPage(ctx, { errors: validationMessages(err), codesLeft: await codesLeft(ctx) }));
+        return refused(reply, ctx, err, () =>
+          recordSignInFailure(app.limiter, request.ip, ctx.session.email, now.getTime()),
+        );
       }
       return reply.redirect(`${ROOT}/account?done=totp_off`, 303);
     },
