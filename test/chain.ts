@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import {
   type Abi,
@@ -15,13 +14,11 @@ import {
   http,
 } from 'viem';
 import { hardhat } from 'viem/chains';
-import { freePort } from './process.js';
 
 // Hardhat refuses to run from outside the project that installs it, so the child's cwd is the repository.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONFIG = fileURLToPath(new URL('./chain/hardhat.config.cjs', import.meta.url));
-const HARDHAT_CLI = createRequire(import.meta.url).resolve('hardhat/internal/cli/bootstrap.js');
-const EXIT_WITH_PARENT = fileURLToPath(new URL('./chain/exit-with-parent.cjs', import.meta.url));
+const SERVER = fileURLToPath(new URL('./chain/server.cjs', import.meta.url));
 const ARTIFACT = JSON.parse(readFileSync(new URL('./chain/TestToken.json', import.meta.url), 'utf8'));
 
 /** TestToken's ABI (test/chain/TestToken.sol, compiled by scripts/compile-test-token.ts). */
@@ -68,77 +65,28 @@ export interface LocalChain {
   /** Back to the snapshot: later blocks are gone (a reorg). Hardhat forgets an id once reverted to. */
   revert(id: Hex): Promise<void>;
   blockNumber(): Promise<bigint>;
-  readonly pid: number;
-  /** What the node printed, for a failing test's message. */
+  /** What the chain server printed, for a failing test's message. */
   output(): string;
-  /** Kills the node and waits for it to exit. */
+  /** Stops the chain: its port refuses connections once this resolves. */
   stop(): Promise<void>;
 }
 
 const running = new Set<LocalChain>();
 
-/** Starts `hardhat node` as a real child process on a free port and waits until it answers JSON-RPC. */
+/** Starts a local Hardhat chain (in this process's chain server) and waits until it answers JSON-RPC. */
 export async function startChain(options: { chainId?: number } = {}): Promise<LocalChain> {
   // Two nodes with their own chain ids are two networks (the registry refuses a shared id).
   const chainId = options.chainId ?? hardhat.id;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startChainOn(await freePort(), chainId);
-    } catch (error) {
-      // The port was free when asked for, and taken (by any process's outgoing connection) before the
-      // node bound it: another port.
-      if (attempt === 3 || !/EADDRINUSE/.test(String(error))) throw error;
-    }
-  }
-}
-
-async function startChainOn(port: number, chainId: number): Promise<LocalChain> {
+  const server = await chainServer();
+  const { port } = await server.ask({ op: 'start', chainId });
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(
-    process.execPath,
-    [
-      '--require',
-      EXIT_WITH_PARENT,
-      HARDHAT_CLI,
-      '--config',
-      CONFIG,
-      'node',
-      '--hostname',
-      '127.0.0.1',
-      '--port',
-      String(port),
-    ],
-    {
-      cwd: ROOT,
-      // CI=true turns off Hardhat's telemetry, Sentry reports and banners, whatever the user's settings.
-      env: {
-        ...process.env,
-        CI: 'true',
-        HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true',
-        NO_COLOR: '1',
-        PAYDESK_TEST_CHAIN_ID: String(chainId),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  const keep = (chunk: string) => {
-    out = (out + chunk).slice(-20_000);
+  let stopped: Promise<unknown> | undefined;
+  const stop = () => {
+    stopped ??= server.ask({ op: 'stop', port });
+    return stopped;
   };
-  child.stdout.setEncoding('utf8').on('data', keep);
-  child.stderr.setEncoding('utf8').on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // A test worker that dies must not leave a node behind.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-    process.off('exit', killOnExit);
-  };
-
   try {
-    await waitForRpc(rpcUrl, chainId, exited, () => out);
+    await waitForRpc(rpcUrl, chainId, server.output);
   } catch (error) {
     await stop();
     throw error;
@@ -146,8 +94,7 @@ async function startChainOn(port: number, chainId: number): Promise<LocalChain> 
   const accounts = await createWalletClient({ transport: http(rpcUrl) }).getAddresses();
   const local: LocalChain = {
     ...chainActions({ rpcUrl, chainId, accounts, ...clients(rpcUrl, accounts[0] as Address, chainId) }),
-    pid: child.pid ?? -1,
-    output: () => out,
+    output: server.output,
     async stop() {
       running.delete(local);
       await stop();
@@ -157,24 +104,94 @@ async function startChainOn(port: number, chainId: number): Promise<LocalChain> 
   return local;
 }
 
+interface ChainServer {
+  ask(request: { op: 'start'; chainId: number } | { op: 'stop'; port: number }): Promise<{ port: number }>;
+  output(): string;
+}
+let server: Promise<ChainServer> | undefined;
+
+/**
+ * The one process that holds this process's chains (test/chain/server.cjs): Hardhat's runtime costs
+ * seconds of CPU to load and a chain on it milliseconds, and a suite starts dozens of chains.
+ */
+function chainServer(): Promise<ChainServer> {
+  server ??= forkChainServer();
+  // A server that failed to start or went away is started afresh by the next call.
+  server.catch(() => {
+    server = undefined;
+  });
+  return server;
+}
+
+function forkChainServer(): Promise<ChainServer> {
+  const child = fork(SERVER, [], {
+    // Hardhat refuses to run from outside the project that installs it.
+    cwd: ROOT,
+    execArgv: [],
+    // CI=true turns off Hardhat's telemetry, Sentry reports and banners, whatever the user's settings.
+    env: { ...process.env, CI: 'true', HARDHAT_CONFIG: CONFIG, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let out = '';
+  const keep = (chunk: string) => {
+    out = (out + chunk).slice(-20_000);
+  };
+  child.stdout?.setEncoding('utf8').on('data', keep);
+  child.stderr?.setEncoding('utf8').on('data', keep);
+  // A process that dies must not leave its chains behind (the server also exits when this one goes).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const pending = new Map<number, { resolve(v: { port: number }): void; reject(e: Error): void }>();
+  let next = 0;
+  // The channel keeps this process alive only while it waits for an answer.
+  const idle = () => {
+    if (pending.size === 0) child.channel?.unref();
+  };
+  const gone = (why: string) => {
+    server = undefined;
+    process.off('exit', killOnExit);
+    for (const p of pending.values()) p.reject(new Error(`chain server ${why}:\n${out}`));
+    pending.clear();
+  };
+  child.once('exit', () => gone('exited'));
+  child.unref();
+  for (const stream of [child.stdout, child.stderr]) (stream as unknown as { unref?(): void })?.unref?.();
+  return new Promise((resolve, reject) => {
+    child.on('message', (m: { ready?: true; id?: number; port?: number; error?: string }) => {
+      if (m.ready) {
+        idle();
+        resolve({
+          ask(request) {
+            const id = next++;
+            child.channel?.ref();
+            return new Promise((res, rej) => {
+              pending.set(id, { resolve: res, reject: rej });
+              child.send({ id, ...request });
+            });
+          },
+          output: () => out,
+        });
+        return;
+      }
+      const p = pending.get(m.id as number);
+      pending.delete(m.id as number);
+      idle();
+      if (m.error) p?.reject(new Error(m.error));
+      else p?.resolve({ port: m.port as number });
+    });
+    child.once('exit', () => reject(new Error(`chain server exited before it was ready:\n${out}`)));
+  });
+}
+
 /** Stops every chain still running: call from afterAll so a failed test leaves no node behind. */
 export async function stopAllChains(): Promise<void> {
   await Promise.all([...running].map((c) => c.stop()));
 }
 
-async function waitForRpc(
-  rpcUrl: string,
-  chainId: number,
-  exited: Promise<void>,
-  output: () => string,
-): Promise<void> {
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
+async function waitForRpc(rpcUrl: string, chainId: number, output: () => string): Promise<void> {
   const probe = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
   const deadline = Date.now() + 60_000;
-  while (!gone && Date.now() < deadline) {
+  while (Date.now() < deadline) {
     try {
       if ((await probe.getChainId()) === chainId) return;
     } catch {
@@ -182,7 +199,7 @@ async function waitForRpc(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`hardhat node ${gone ? 'exited' : 'did not answer within 60 s'}:\n${output()}`);
+  throw new Error(`local chain did not answer within 60 s:\n${output()}`);
 }
 
 function chainActions(c: Clients & { rpcUrl: string; chainId: number; accounts: Address[] }) {
