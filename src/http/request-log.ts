@@ -19,6 +19,8 @@ declare module 'fastify' {
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const level = request.routeOptions.config?.polled ? 'debug' : 'info';
+    // Below the configured level nothing is built: no object, no redaction, per request.
+    if (!request.log.isLevelEnabled(level)) return;
     request.log[level](
       {
         method: request.method,
