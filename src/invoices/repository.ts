@@ -330,48 +330,43 @@ export interface InvoiceFilter {
   orderId?: string | undefined;
 }
 
+/**
+ * A page of a project's invoices, newest first, with the total the filter matches and whether the API
+ * key is still live: one statement, one round trip. Without an order id the total comes from the
+ * per-status counters the invoices trigger maintains, so it costs the same for a thousand invoices or
+ * a million; an order id narrows to a handful of rows, which its index counts directly. An empty page
+ * is one row of nulls beside the total.
+ */
 export async function listInvoices(
   db: Kysely<Database>,
   projectId: string,
   filter: InvoiceFilter,
   page: { limit: number; offset: number },
-) {
-  let q = db
-    .selectFrom('invoices')
-    .selectAll()
-    .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
-    .select(refundsOf(sql.ref('invoices.id')).as('refunds'))
-    .where('project_id', '=', projectId);
-  // `= any(array)` rather than `in (…)`, so the text is the same for any number of statuses.
-  if (filter.statuses) q = q.where('status', '=', sql<InvoiceStatus>`any(${filter.statuses}::text[])`);
-  if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
-  const rows = await executePrepared(
-    db,
-    q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset),
-  );
-  return rows.map(withPayments);
-}
-
-/**
- * Without an order id the total comes from the per-status counters the invoices trigger maintains, so
- * it costs the same for a thousand invoices or a million. An order id narrows to a handful of rows,
- * which its index counts directly. The same statement says whether the API key is still live.
- */
-export async function countInvoices(
-  db: Kysely<Database>,
-  projectId: string,
-  filter: InvoiceFilter,
   keyId: string,
-): Promise<{ total: number; live: boolean }> {
+): Promise<{ rows: InvoiceWithPayments[]; total: number; live: boolean }> {
+  // `= any(array)` rather than `in (…)`, so the text is the same for any number of statuses.
   const statuses = filter.statuses ? sql`and status = any(${filter.statuses}::text[])` : sql``;
+  const orderId = filter.orderId === undefined ? sql`` : sql`and order_id = ${filter.orderId}`;
   const count =
     filter.orderId !== undefined
-      ? sql`select count(*) from invoices
-            where project_id = ${projectId} and order_id = ${filter.orderId} ${statuses}`
+      ? sql`select count(*) from invoices where project_id = ${projectId} ${orderId} ${statuses}`
       : sql`select coalesce(sum(n), 0) from invoice_counts where project_id = ${projectId} ${statuses}`;
-  const [row] = (await executePrepared(
+  const found = await executePrepared(
     db,
-    sql<{ total: string; live: boolean }>`select (${count}) as total, ${liveKey(keyId)} as live`,
-  )) as [{ total: string; live: boolean }];
-  return { total: Number(row.total), live: row.live };
+    sql<InvoiceWithPayments & { list_total: string; list_live: boolean }>`
+      select i.*, t.total as list_total, t.live as list_live
+      from (select (${count}) as total, ${liveKey(keyId)} as live) t
+      left join lateral (
+        select invoices.*, ${paymentsOf(sql.ref('invoices.id'))} as payments,
+               ${refundsOf(sql.ref('invoices.id'))} as refunds
+        from invoices where project_id = ${projectId} ${statuses} ${orderId}
+        order by created_at desc, id desc limit ${page.limit} offset ${page.offset}
+      ) i on true
+      order by i.created_at desc, i.id desc`,
+  );
+  const [first] = found;
+  const rows: InvoiceWithPayments[] = [];
+  for (const { list_total: _, list_live: __, ...row } of found)
+    if (row.id !== null) rows.push(withPayments(row));
+  return { rows, total: Number(first?.list_total ?? 0), live: first?.list_live ?? false };
 }

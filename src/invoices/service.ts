@@ -279,10 +279,13 @@ export async function listInvoices(db: Kysely<Database>, principal: Principal, q
       query.status === undefined ? undefined : ([...new Set(query.status.split(','))] as InvoiceStatus[]),
     orderId: query.order_id,
   };
-  const [rows, { total, live }] = await Promise.all([
-    repo.listInvoices(db, principal.projectId, filter, { limit: query.limit, offset: offsetOf(query) }),
-    repo.countInvoices(db, principal.projectId, filter, principal.keyId),
-  ]);
+  const { rows, total, live } = await repo.listInvoices(
+    db,
+    principal.projectId,
+    filter,
+    { limit: query.limit, offset: offsetOf(query) },
+    principal.keyId,
+  );
   if (!live) await principal.confirm();
   return { rows, pagination: pagination(query, total) };
 }
