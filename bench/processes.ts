@@ -49,7 +49,7 @@ export async function startChild(options: {
   return child;
 }
 
-async function waitHealthy(child: Child, path: string, timeoutMs = 30_000): Promise<void> {
+async function waitHealthy(child: Child, path: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.process.exitCode !== null) break;

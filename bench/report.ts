@@ -16,6 +16,8 @@ export interface BenchResults {
   rows: Row[];
   create: Row;
   get: Row;
+  /** The first page of the project create filled, against the floor's page. */
+  list: Row;
   listSmall: Row;
   listLarge: Row;
   maxRssBytes: number;
@@ -29,18 +31,25 @@ const MB = 1024 * 1024;
 const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN);
 const times = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : 'n/a');
 
-/** The issue's targets, each with the measured value it was judged on. */
+/**
+ * Issue 37's targets, each with the measured value it was judged on. The floor is the fixed 14-column
+ * invoice row of the first release (bench/floor.ts), so a ratio here is our weight over a bare INSERT.
+ */
 export function judge(r: BenchResults): Target[] {
   const floorOf = (row: Row) => row.floor as Measurement;
   const createRps = ratio(r.create.paydesk.rps, floorOf(r.create).rps);
   const createP99 = ratio(r.create.paydesk.p99Ms, floorOf(r.create).p99Ms);
   const getRps = ratio(r.get.paydesk.rps, floorOf(r.get).rps);
+  const getP99 = ratio(r.get.paydesk.p99Ms, floorOf(r.get).p99Ms);
+  const listRps = ratio(r.list.paydesk.rps, floorOf(r.list).rps);
   const listGrowth = ratio(r.listLarge.paydesk.p99Ms, r.listSmall.paydesk.p99Ms);
   const failures = r.rows.reduce((n, row) => n + row.paydesk.failures + (row.floor?.failures ?? 0), 0);
   return [
-    { name: 'create req/s >= 1.0x floor', measured: times(createRps), pass: createRps >= 1.0 },
-    { name: 'create p99 <= 1.5x floor', measured: times(createP99), pass: createP99 <= 1.5 },
-    { name: 'get req/s >= 1.0x floor', measured: times(getRps), pass: getRps >= 1.0 },
+    { name: 'create req/s >= 1.5x floor', measured: times(createRps), pass: createRps >= 1.5 },
+    { name: 'create p99 <= 1.0x floor', measured: times(createP99), pass: createP99 <= 1.0 },
+    { name: 'get req/s >= 2.0x floor', measured: times(getRps), pass: getRps >= 2.0 },
+    { name: 'get p99 <= 1.0x floor', measured: times(getP99), pass: getP99 <= 1.0 },
+    { name: 'list req/s >= 1.5x floor', measured: times(listRps), pass: listRps >= 1.5 },
     ...(r.listLarge === r.listSmall
       ? []
       : [

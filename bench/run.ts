@@ -32,6 +32,11 @@ const settings: LoadSettings = {
   warmupSeconds: int('BENCH_WARMUP_SECONDS', 3),
 };
 const bigList = Math.max(int('BENCH_INVOICES', 1_000_000), SMALL_LIST + 1);
+/**
+ * BENCH_QUICK=1: create, get and list against the floor, nothing else (no priced or chain creates, no
+ * seeded list): the few seconds CI spends printing what a create costs (issue 37).
+ */
+const quick = Boolean(process.env.BENCH_QUICK);
 const database = benchDatabase(process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
 
 /** One measured run of a server (its RSS and CPU sampled), reported as it finishes. */
@@ -41,7 +46,7 @@ async function run(label: string, request: LoadRequest, server: Child): Promise<
   const failed = m.failures ? `  (${m.failures} failed: ${JSON.stringify(m.statusCodes)})` : '';
   const cpu = `CPU/request ${Math.round(m.cpu.serverUs)} µs + database ${Math.round(m.cpu.databaseUs)} µs`;
   process.stdout.write(
-    `  ${label.padEnd(34)} ${Math.round(m.rps)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ${cpu}${failed}\n`,
+    `  ${label.padEnd(34)} ${Math.round(m.rps)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ${cpu}, load ${loadavg()[0]?.toFixed(1)}${failed}\n`,
   );
   return m;
 }
@@ -71,8 +76,8 @@ async function hotPaths(paydesk: Child, floor: Child): Promise<Row[]> {
       floor: await run('create, floor', create(`${floor.baseUrl}/invoices`, {}), floor),
       paydesk: await run('create, paydesk', create(invoices, { authorization: merchant.auth }), paydesk),
     },
-    ...(await pricedCreates(paydesk, create)),
-    ...(await chainCreates(paydesk, create)),
+    ...(quick ? [] : await pricedCreates(paydesk, create)),
+    ...(quick ? [] : await chainCreates(paydesk, create)),
     {
       scenario: 'get',
       floor: await run('get, floor', { url: `${floor.baseUrl}/invoices/${floorInvoice.id}` }, floor),
@@ -309,15 +314,26 @@ async function runBackend(backend: Backend): Promise<BackendResults> {
     const [create, get, list] = [named('create'), named('get'), named('list (limit 20)')];
     const chainCreates = rows.filter((r) => r.scenario.startsWith('create, '));
     // Seeding a million rows is for the server's list: PGlite's list is measured at what create left.
-    const [listSmall, listLarge] = backend === 'postgres' ? await listScaling(paydesk) : [list, list];
+    const seeded = backend === 'postgres' && !quick;
+    const [listSmall, listLarge] = seeded ? await listScaling(paydesk) : [list, list];
     await stopAll();
-    const all =
-      backend === 'postgres'
-        ? [create, ...chainCreates, get, list, listSmall, listLarge]
-        : [create, ...chainCreates, get, list];
+    const all = seeded
+      ? [create, ...chainCreates, get, list, listSmall, listLarge]
+      : [create, ...chainCreates, get, list];
     const maxRssBytes = Math.max(...all.map((r) => r.paydesk.maxRssBytes ?? 0));
     const floorMaxRssBytes = Math.max(...all.map((r) => r.floor?.maxRssBytes ?? 0));
-    return { backend, rows: all, create, get, listSmall, listLarge, maxRssBytes, floorMaxRssBytes, batches };
+    return {
+      backend,
+      rows: all,
+      create,
+      get,
+      list,
+      listSmall,
+      listLarge,
+      maxRssBytes,
+      floorMaxRssBytes,
+      batches,
+    };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -343,7 +359,10 @@ async function main() {
     const engine = r.backend === 'postgres' ? `PostgreSQL ${pgVersion.server_version}` : 'PGlite (embedded)';
     const header =
       `Paydesk (${runtimeUsed}) vs floor on ${engine}, ${cpus().length} CPUs, ` +
-      `${settings.connections} connections, ${settings.seconds} s per run after ${settings.warmupSeconds} s warm-up`;
+      `${settings.connections} connections, ${settings.seconds} s per run after ${settings.warmupSeconds} s warm-up, ` +
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`;
     const line = (what: string, f: BatchFigures) =>
       `${what}: ${f.requests.toLocaleString('en-US')} requests in ${f.statements.toLocaleString('en-US')} statements; batch size p50 ${f.p50}, max ${f.max}`;
     const batchLine = `${line('Group commit, creates', r.batches.creates)}\n${line('Batched reads, gets', r.batches.reads)}`;

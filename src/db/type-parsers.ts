@@ -10,6 +10,19 @@ const defaultTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ);
  * seconds in the offset) goes to the default parser.
  */
 export function parseTimestamptz(value: string): Date {
+  // The usual case, a server in UTC: `…+00` becomes `…Z`, no regular expression needed.
+  const n = value.length;
+  if (
+    n >= 22 &&
+    n <= 29 &&
+    value.charCodeAt(4) === 45 &&
+    value.charCodeAt(10) === 32 &&
+    value.charCodeAt(n - 3) === 43 &&
+    value.charCodeAt(n - 2) === 48 &&
+    value.charCodeAt(n - 1) === 48
+  ) {
+    return new Date(`${value.slice(0, 10)}T${value.slice(11, n - 3)}Z`);
+  }
   const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)([+-]\d\d)(?::?(\d\d))?$/.exec(value);
   if (!m) return defaultTimestamptz(value) as Date;
   return new Date(`${m[1]}T${m[2]}${m[3]}:${m[4] ?? '00'}`);

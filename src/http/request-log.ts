@@ -11,6 +11,17 @@ declare module 'fastify' {
   }
 }
 
+/** pino's levels: a logger at `warn` writes nothing at `info`. */
+const LEVELS: Record<string, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Number.POSITIVE_INFINITY,
+};
+
 /**
  * One line per request, written when the answer has gone: Fastify's own pair ("incoming request",
  * then "request completed") doubled the log and split what an operator reads together. The line's
@@ -19,6 +30,8 @@ declare module 'fastify' {
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const level = request.routeOptions.config?.polled ? 'debug' : 'info';
+    // Below the configured level nothing is built: no object, no redaction, per request.
+    if ((LEVELS[request.log.level] ?? 0) > (LEVELS[level] as number)) return;
     request.log[level](
       {
         method: request.method,

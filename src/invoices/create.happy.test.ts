@@ -63,10 +63,22 @@ describe('POST /v1/merchant/invoices', () => {
     }
   });
 
-  test('the created invoice can be fetched back unchanged', async () => {
-    const created = (await createInvoice(t.app, m, { amount: '7.25', order_id: 'x' })).json().data;
+  test('the created invoice reads back unchanged, key order included, and so does its invoice.created event', async () => {
+    // The answer is made from the row written, not read back: its metadata must still read as the
+    // database's (jsonb orders keys: shorter first, then bytewise; integer-like keys come first in JS).
+    const metadata = { zeta: '1', b: '2', '10': '3', é: '4', a: '5', aa: '6', '2': '7', e: '8' };
+    const created = (await createInvoice(t.app, m, { amount: '7.25', order_id: 'x', metadata })).json().data;
     const res = await t.app.inject({ url: `/v1/merchant/invoices/${created.id}`, headers: m.auth });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual(created);
+    expect(JSON.stringify(res.json().data)).toBe(JSON.stringify(created));
+    expect(Object.keys(created.metadata)).toEqual(['2', '10', 'a', 'b', 'e', 'aa', 'é', 'zeta']);
+    const event = await t.database.db
+      .selectFrom('events')
+      .select('body')
+      .where('invoice_id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    const sent = JSON.parse(event.body).data.invoice;
+    expect(JSON.stringify(sent.metadata)).toBe(JSON.stringify(created.metadata));
+    expect(sent).toEqual(created);
   });
 });

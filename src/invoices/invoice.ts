@@ -2,11 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
 import { explainedFormat } from '../http/validation.js';
 import {
-  formatAmount,
+  amountText,
   formatMoney,
   formatUnits,
   type Money,
   money,
+  moneyText,
   parseInvoiceAmount,
   remainder,
   sum,
@@ -225,7 +226,7 @@ export function toInvoice(
     project_id: row.project_id,
     status: row.status,
     livemode: row.livemode,
-    amount: formatAmount(money(row.amount), row.currency),
+    amount: amountText(row.amount, row.currency),
     currency: row.currency,
     rate: row.rate,
     network: row.network,
@@ -251,9 +252,7 @@ export function toInvoice(
       created_at: p.seen_at.toISOString(),
     })),
     // Stored in the invoice currency (observe.ts), rounded down to its decimals when priced at a rate.
-    amount_paid: row.rate
-      ? formatAmount(money(row.amount_paid), row.currency)
-      : formatMoney(money(row.amount_paid)),
+    amount_paid: row.rate ? amountText(row.amount_paid, row.currency) : moneyText(row.amount_paid),
     amount_refunded: inCurrency(row.amount_refunded),
     refunds: refunds.map((r) => ({
       id: r.id,

@@ -1,5 +1,12 @@
 import { currencyDecimals, isFiat } from '../money/currencies.js';
-import { formatAmount, formatMoney, MONEY_DECIMALS, type Money, money } from '../money/money.js';
+import {
+  amountText,
+  formatAmount,
+  formatMoney,
+  MONEY_DECIMALS,
+  type Money,
+  moneyText,
+} from '../money/money.js';
 import type { RateBook } from '../rates/book.js';
 import { parseRate, tokenAmount } from '../rates/decimal.js';
 import type { LockedRate } from './invoice.table.js';
@@ -67,7 +74,7 @@ export function inInvoiceCurrency(tokens: Money, rate: LockedRate | null, decima
  * amount's own digits ("10.123456" paid in a 6-decimal token keeps them).
  */
 export function formatInCurrency(amount: string, currency: string, rated: boolean): string {
-  return rated ? formatAmount(money(amount), currency) : formatMoney(money(amount));
+  return rated ? amountText(amount, currency) : moneyText(amount);
 }
 
 /**

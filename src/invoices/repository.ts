@@ -110,6 +110,19 @@ function inputRow(n: NewInvoice) {
 }
 
 /**
+ * The `invoice.created` events of the invoices the create statement wrote: the event row's shape, kept
+ * apart so that the one writer of `events` can own it. `written` has each written invoice's `id`,
+ * `input` its event's `event_id`, `event_body`, `project_id` and `created_at`.
+ */
+function createdEvents(written: RawBuilder<unknown>, input: RawBuilder<unknown>) {
+  return sql`
+    insert into events (id, project_id, invoice_id, type, body, created_at)
+    select ${input}.event_id, ${input}.project_id, ${written}.id, 'invoice.created', ${input}.event_body,
+           ${input}.created_at
+    from ${written} join ${input} on ${input}.id = ${written}.id`;
+}
+
+/**
  * Creating invoices is one statement, for one invoice or a batch of them (group commit, below): one
  * round trip and one commit, and the outbox is never out of step with the invoices. For each row the
  * caller's API key must still be live; its idempotency key, when it has one, is claimed; then the
@@ -120,7 +133,7 @@ function inputRow(n: NewInvoice) {
  */
 const insertStatement = statement(
   'invoice_insert',
-  (p: Placeholders<{ rows: string; retention: string }>) => sql<InvoiceRow>`
+  (p: Placeholders<{ rows: string; retention: string }>) => sql<{ id: string }>`
   with input as (
     select * from jsonb_to_recordset(${p.rows}::jsonb) as t(
       id text, project_id text, amount numeric, currency text, rate jsonb, token_amount numeric,
@@ -156,20 +169,17 @@ const insertStatement = statement(
            underpayment_tolerance_percent, dust_percent, livemode, created_at, created_at
     from live
     where idempotency_key is null or id in (select invoice_id from claim)
-    returning *
+    returning id
   ),
-  event as (
-    insert into events (id, project_id, invoice_id, type, body, created_at)
-    select live.event_id, inv.project_id, inv.id, 'invoice.created', live.event_body, inv.created_at
-    from inv join live on live.id = inv.id
-  )
-  select * from inv`,
+  event as (${createdEvents(sql.ref('inv'), sql.ref('live'))})
+  select id from inv`,
 );
 
 const RETENTION = `${IDEMPOTENCY_RETENTION_MS / 1000} seconds`;
 
 /**
- * Writes a batch: every invoice that was written comes back, the others are undefined. The same
+ * Writes a batch: true for every invoice that was written (the caller has its row: nothing the
+ * database would add is read back), false for the others. The same
  * idempotency key twice in one batch would be one row updated twice by one statement, which
  * PostgreSQL refuses: only the first is written, and the others, answered after it committed, find
  * it and replay it as any later request would.
@@ -177,7 +187,7 @@ const RETENTION = `${IDEMPOTENCY_RETENTION_MS / 1000} seconds`;
 async function insertBatch(
   db: Kysely<Database>,
   batch: readonly NewInvoice[],
-): Promise<Array<Settled<InvoiceRow | undefined>>> {
+): Promise<Array<Settled<boolean>>> {
   const claimed = new Set<string>();
   const first = batch.filter((n) => {
     if (!n.claim) return true;
@@ -187,15 +197,15 @@ async function insertBatch(
     return true;
   });
   const rows = await insertStatement(db, { rows: JSON.stringify(first.map(inputRow)), retention: RETENTION });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return batch.map((n) => ({ ok: true, value: byId.get(n.invoice.id) }));
+  const written = new Set(rows.map((r) => r.id));
+  return batch.map((n) => ({ ok: true, value: written.has(n.invoice.id) }));
 }
 
 const MAX_BATCH = 64;
-const writers = new WeakMap<Kysely<Database>, GroupCommit<NewInvoice, InvoiceRow | undefined>>();
+const writers = new WeakMap<Kysely<Database>, GroupCommit<NewInvoice, boolean>>();
 
 /** The creates of one database handle, group-committed (src/db/group-commit.ts). */
-export function createWriter(db: Kysely<Database>): GroupCommit<NewInvoice, InvoiceRow | undefined> {
+export function createWriter(db: Kysely<Database>): GroupCommit<NewInvoice, boolean> {
   let writer = writers.get(db);
   if (!writer) {
     const write = writeEachOnFailure(
@@ -208,8 +218,8 @@ export function createWriter(db: Kysely<Database>): GroupCommit<NewInvoice, Invo
   return writer;
 }
 
-/** The new invoice, or undefined when nothing was written: the key was taken, or the API key is not live. */
-export function insertInvoice(db: Kysely<Database>, n: NewInvoice): Promise<InvoiceRow | undefined> {
+/** Whether the invoice was written: not when the idempotency key was taken, or the API key is not live. */
+export function insertInvoice(db: Kysely<Database>, n: NewInvoice): Promise<boolean> {
   return createWriter(db).submit(n);
 }
 
@@ -320,48 +330,43 @@ export interface InvoiceFilter {
   orderId?: string | undefined;
 }
 
+/**
+ * A page of a project's invoices, newest first, with the total the filter matches and whether the API
+ * key is still live: one statement, one round trip. Without an order id the total comes from the
+ * per-status counters the invoices trigger maintains, so it costs the same for a thousand invoices or
+ * a million; an order id narrows to a handful of rows, which its index counts directly. An empty page
+ * is one row of nulls beside the total.
+ */
 export async function listInvoices(
   db: Kysely<Database>,
   projectId: string,
   filter: InvoiceFilter,
   page: { limit: number; offset: number },
-) {
-  let q = db
-    .selectFrom('invoices')
-    .selectAll()
-    .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
-    .select(refundsOf(sql.ref('invoices.id')).as('refunds'))
-    .where('project_id', '=', projectId);
-  // `= any(array)` rather than `in (…)`, so the text is the same for any number of statuses.
-  if (filter.statuses) q = q.where('status', '=', sql<InvoiceStatus>`any(${filter.statuses}::text[])`);
-  if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
-  const rows = await executePrepared(
-    db,
-    q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset),
-  );
-  return rows.map(withPayments);
-}
-
-/**
- * Without an order id the total comes from the per-status counters the invoices trigger maintains, so
- * it costs the same for a thousand invoices or a million. An order id narrows to a handful of rows,
- * which its index counts directly. The same statement says whether the API key is still live.
- */
-export async function countInvoices(
-  db: Kysely<Database>,
-  projectId: string,
-  filter: InvoiceFilter,
   keyId: string,
-): Promise<{ total: number; live: boolean }> {
+): Promise<{ rows: InvoiceWithPayments[]; total: number; live: boolean }> {
+  // `= any(array)` rather than `in (…)`, so the text is the same for any number of statuses.
   const statuses = filter.statuses ? sql`and status = any(${filter.statuses}::text[])` : sql``;
+  const orderId = filter.orderId === undefined ? sql`` : sql`and order_id = ${filter.orderId}`;
   const count =
     filter.orderId !== undefined
-      ? sql`select count(*) from invoices
-            where project_id = ${projectId} and order_id = ${filter.orderId} ${statuses}`
+      ? sql`select count(*) from invoices where project_id = ${projectId} ${orderId} ${statuses}`
       : sql`select coalesce(sum(n), 0) from invoice_counts where project_id = ${projectId} ${statuses}`;
-  const [row] = (await executePrepared(
+  const found = await executePrepared(
     db,
-    sql<{ total: string; live: boolean }>`select (${count}) as total, ${liveKey(keyId)} as live`,
-  )) as [{ total: string; live: boolean }];
-  return { total: Number(row.total), live: row.live };
+    sql<InvoiceWithPayments & { list_total: string; list_live: boolean }>`
+      select i.*, t.total as list_total, t.live as list_live
+      from (select (${count}) as total, ${liveKey(keyId)} as live) t
+      left join lateral (
+        select invoices.*, ${paymentsOf(sql.ref('invoices.id'))} as payments,
+               ${refundsOf(sql.ref('invoices.id'))} as refunds
+        from invoices where project_id = ${projectId} ${statuses} ${orderId}
+        order by created_at desc, id desc limit ${page.limit} offset ${page.offset}
+      ) i on true
+      order by i.created_at desc, i.id desc`,
+  );
+  const [first] = found;
+  const rows: InvoiceWithPayments[] = [];
+  for (const { list_total: _, list_live: __, ...row } of found)
+    if (row.id !== null) rows.push(withPayments(row));
+  return { rows, total: Number(first?.list_total ?? 0), live: first?.list_live ?? false };
 }

@@ -145,7 +145,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { invoice, replayed } = await service.createInvoice(
+      const { invoice, replayed, view } = await service.createInvoice(
         app.db,
         request.principal,
         request.body,
@@ -164,7 +164,7 @@ export const invoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return ok(
         request,
         'Invoice created',
-        toInvoice(invoice, app.config.publicBaseUrl, invoice.payments, invoice.refunds),
+        view ?? toInvoice(invoice, app.config.publicBaseUrl, invoice.payments, invoice.refunds),
       );
     },
   );

@@ -17,7 +17,7 @@ import { RateUnavailableError } from '../rates/errors.js';
 import type { Watching } from '../watch/watched.js';
 import { newEvent } from './events.js';
 import { requestFingerprint, reusedKeyError } from './idempotency.js';
-import { toInvoice } from './invoice.js';
+import { type Invoice, toInvoice } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
 import { opened, schedule } from './lifecycle.js';
 import { evmDeposit, watchedMethods } from './offer.js';
@@ -41,6 +41,8 @@ export interface Created {
   invoice: InvoiceWithPayments;
   /** True when an earlier request with the same Idempotency-Key made it. */
   replayed: boolean;
+  /** Its API shape, when already made (a new invoice's, shared with its `invoice.created` event). */
+  view?: Invoice | undefined;
 }
 
 export interface InvoiceContext {
@@ -139,7 +141,8 @@ export async function createInvoice(
     payment_methods: offered,
     order_id: input.order_id ?? null,
     description: input.description ?? null,
-    metadata: input.metadata ?? {},
+    // As the database gives it back (jsonb orders keys): the answer reads as every later GET does.
+    metadata: inJsonbOrder(input.metadata ?? {}),
     redirect_url: input.redirect_url ?? null,
     cancel_url: input.cancel_url ?? null,
     payment_expires_at: expiresAt,
@@ -166,11 +169,14 @@ export async function createInvoice(
     created_at: ctx.now,
     updated_at: ctx.now,
   };
+  // The row written is this one, column for column: the answer is made from it, not read back, and
+  // the event's invoice and the answer's are the same object.
+  const view = toInvoice(invoice, ctx.publicBaseUrl, [], []);
   const created = newEvent(
     invoice.project_id,
     id,
     'invoice.created',
-    { invoice: toInvoice(invoice, ctx.publicBaseUrl, [], []), previous_status: null },
+    { invoice: view, previous_status: null },
     ctx.now,
     invoice.livemode,
   );
@@ -180,13 +186,27 @@ export async function createInvoice(
   // claim purged between our insert and our read.
   for (let attempt = 1; attempt <= 2; attempt++) {
     const inserted = await repo.insertInvoice(db, { invoice, created, keyId: principal.keyId, claim });
-    if (inserted) return { invoice: { ...inserted, payments: [], refunds: [] }, replayed: false };
+    if (inserted) return { invoice: { ...invoice, payments: [], refunds: [] }, replayed: false, view };
     await principal.confirm();
     if (!claim) continue;
     const replay = await replayOf(db, principal.projectId, claim);
     if (replay) return replay;
   }
   throw new Error('invoice insert wrote nothing for a live key');
+}
+
+/**
+ * An object with jsonb's key order (shorter keys first, then bytewise), so that it enumerates as the
+ * same object read back from a jsonb column does.
+ */
+function inJsonbOrder(o: Record<string, string>): Record<string, string> {
+  const keys = Object.keys(o);
+  if (keys.length < 2) return o;
+  const bytes = (k: string) => Buffer.from(k, 'utf8');
+  keys.sort((a, b) => bytes(a).length - bytes(b).length || Buffer.compare(bytes(a), bytes(b)));
+  const out: Record<string, string> = {};
+  for (const k of keys) out[k] = o[k] as string;
+  return out;
 }
 
 /** The invoice an idempotency key already made, if any (VALIDATION_ERROR when made by another request). */
@@ -259,10 +279,13 @@ export async function listInvoices(db: Kysely<Database>, principal: Principal, q
       query.status === undefined ? undefined : ([...new Set(query.status.split(','))] as InvoiceStatus[]),
     orderId: query.order_id,
   };
-  const [rows, { total, live }] = await Promise.all([
-    repo.listInvoices(db, principal.projectId, filter, { limit: query.limit, offset: offsetOf(query) }),
-    repo.countInvoices(db, principal.projectId, filter, principal.keyId),
-  ]);
+  const { rows, total, live } = await repo.listInvoices(
+    db,
+    principal.projectId,
+    filter,
+    { limit: query.limit, offset: offsetOf(query) },
+    principal.keyId,
+  );
   if (!live) await principal.confirm();
   return { rows, pagination: pagination(query, total) };
 }

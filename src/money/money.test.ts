@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
+  amountText,
+  formatAmount,
   formatMoney,
   fromTokenUnits,
   type Money,
   money,
+  moneyText,
   parseInvoiceAmount,
   parsePaymentAmount,
   remainder,
@@ -254,5 +257,22 @@ describe('token units', () => {
     expect(() => fromTokenUnits(-1n, 6)).toThrow(RangeError);
     for (const d of [-1, 1.5, 256, Number.NaN])
       expect(() => toTokenUnits(1n as Money, d)).toThrow(RangeError);
+  });
+});
+
+describe('amountText and moneyText (the read path without bigints)', () => {
+  test('agree with formatAmount(money(x)) and formatMoney(money(x)) for any decimal', () => {
+    const decimal = fc
+      .tuple(fc.bigInt({ min: 0n, max: 10n ** 17n }), fc.integer({ min: 0, max: 18 }))
+      .map(([units, places]) => {
+        const digits = units.toString().padStart(places + 1, '0');
+        return places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+      });
+    fc.assert(
+      fc.property(decimal, fc.constantFrom('USD', 'EUR', 'JPY', 'USDT'), (x, currency) => {
+        expect(amountText(x, currency)).toBe(formatAmount(money(x), currency));
+        expect(moneyText(x)).toBe(formatMoney(money(x)));
+      }),
+    );
   });
 });

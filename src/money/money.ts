@@ -90,6 +90,23 @@ export function formatAmount(value: Money, currency: string): string {
   return `${whole}.${fraction}`;
 }
 
+/** A decimal with exactly two places, as numeric(17,2) columns send it: already in both shapes below. */
+const TWO_PLACES = /^(0|[1-9][0-9]*)\.[0-9]{2}$/;
+
+/**
+ * `formatAmount(money(decimal), currency)` for a decimal string from the database, without the bigint
+ * arithmetic when it already has the currency's two decimals (every amount column, on every read).
+ */
+export function amountText(decimal: string, currency: string): string {
+  if (currencyDecimals(currency) === 2 && TWO_PLACES.test(decimal)) return decimal;
+  return formatAmount(money(decimal), currency);
+}
+
+/** `formatMoney(money(decimal))`, without the bigint arithmetic when it has exactly two decimals. */
+export function moneyText(decimal: string): string {
+  return TWO_PLACES.test(decimal) ? decimal : formatMoney(money(decimal));
+}
+
 /** What one payment may carry (a chain transfer, a simulated payment): up to 20 digits and 18 decimals. */
 const PAYMENT_AMOUNT = /^(0|[1-9][0-9]{0,19})(\.[0-9]{1,18})?$/;
 
