@@ -90,7 +90,7 @@ describe.skipIf(!onPostgres)('collections on several instances', () => {
     const done = await eventually(async () => {
       await chain.mine(1);
       const rows = await a.database.db.selectFrom('collections').selectAll().execute();
-      return rows.length > 0 && rows.every((r) => r.status === 'confirmed') && rows;
+      return rows.length > 0 && rows.every((r) => r.phase === 'confirmed') && rows;
     }, 30_000);
     const nonces = done.map((r) => r.nonce);
     expect(new Set(nonces).size).toBe(nonces.length);

@@ -7,10 +7,12 @@ import {
   type Hex,
   http,
   keccak256,
+  parseTransaction,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { FACTORY_ADDRESS } from '../forwarders/address.js';
 import { FACTORY_ABI } from '../forwarders/artifact.js';
+import type { Fees, Market } from './fees.js';
 
 /**
  * What the collector asks of a chain, and nothing else: viem is loaded only by processes that collect
@@ -47,13 +49,17 @@ export class SendError extends Error {
 export interface CollectorChain {
   readonly collector: Address;
   factoryDeployed(): Promise<boolean>;
-  /** The collector's next nonce counting the mempool (`pending`), and counting mined transactions only. */
-  nonces(): Promise<{ pending: number; mined: number }>;
+  /** An account's (the collector's by default) next nonce counting the mempool, and counting mined transactions only. */
+  nonces(account?: Address): Promise<{ pending: number; mined: number }>;
+  /** The next block's base fee and the node's suggested tip. */
+  market(): Promise<Market>;
   head(): Promise<bigint>;
   /** The collector's native balance, in wei. */
   balance(): Promise<bigint>;
   /** Signs a collection at `nonce`; throws SendError('no_gas') when the gas cannot be estimated for want of funds. */
-  sign(call: CollectCall, nonce: number): Promise<{ raw: Hex; hash: Hash }>;
+  sign(call: CollectCall, nonce: number, fees: Fees): Promise<{ raw: Hex; hash: Hash }>;
+  /** The same transaction (nonce, call, gas) signed again with other fees: a replacement. */
+  resign(raw: Hex, fees: Fees): Promise<{ raw: Hex; hash: Hash }>;
   /** Broadcasts a signed transaction; sending one the node already has is not an error. */
   send(raw: Hex): Promise<void>;
   receipt(hash: Hash): Promise<Mined | undefined>;
@@ -70,45 +76,51 @@ export function collectorChain(o: {
     transport: http(o.rpcUrl, { retryCount: 0, fetchOptions: { headers: o.headers } }),
     cacheTime: 0,
   });
+  const signed = async (tx: { to: Address; data: Hex; nonce: number; gas: bigint }, fees: Fees) => {
+    const raw = await account.signTransaction({ chainId: o.chainId, type: 'eip1559', ...tx, ...fees });
+    return { raw, hash: keccak256(raw) };
+  };
   return {
     collector: account.address,
     async factoryDeployed() {
       const code = await client.getCode({ address: FACTORY_ADDRESS }).catch(unreachable);
       return code !== undefined && code !== '0x';
     },
-    async nonces() {
+    async nonces(address = account.address) {
       const [pending, mined] = await Promise.all([
-        client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
-        client.getTransactionCount({ address: account.address, blockTag: 'latest' }),
+        client.getTransactionCount({ address, blockTag: 'pending' }),
+        client.getTransactionCount({ address, blockTag: 'latest' }),
       ]).catch(unreachable);
       return { pending, mined };
     },
+    async market() {
+      // The pending block carries the next block's base fee (latest's, on a node without one).
+      const [block, tip] = await Promise.all([
+        client.getBlock({ blockTag: 'pending' }).catch(() => client.getBlock({ blockTag: 'latest' })),
+        client.estimateMaxPriorityFeePerGas(),
+      ]).catch(unreachable);
+      return { baseFee: block.baseFeePerGas ?? 0n, tip };
+    },
     head: () => client.getBlockNumber({ cacheTime: 0 }).catch(unreachable),
     balance: () => client.getBalance({ address: account.address }).catch(unreachable),
-    async sign(call, nonce) {
+    async sign(call, nonce, fees) {
       const data = encodeFunctionData({
         abi: FACTORY_ABI,
         functionName: 'collect',
         args: [call.payout, call.items, BigInt(call.fresh)],
       });
-      const [estimate, fees] = await Promise.all([
-        client.estimateGas({ account: account.address, to: FACTORY_ADDRESS, data }),
-        client.estimateFeesPerGas(),
-      ]).catch(sendFailure);
+      const estimate = await client
+        .estimateGas({ account: account.address, to: FACTORY_ADDRESS, data })
+        .catch(sendFailure);
       // A margin over the estimate: the factory reverts as a whole (NotEnoughGas) rather than marking
       // a deposit failed when short, so too little gas costs a retry, never a deposit.
       const gas = (estimate * 5n) / 4n + 30_000n;
-      const raw = await account.signTransaction({
-        chainId: o.chainId,
-        type: 'eip1559',
-        to: FACTORY_ADDRESS,
-        data,
-        nonce,
-        gas,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      });
-      return { raw, hash: keccak256(raw) };
+      return signed({ to: FACTORY_ADDRESS, data, nonce, gas }, fees);
+    },
+    async resign(raw, fees) {
+      const old = parseTransaction(raw);
+      if (old.to == null || old.nonce === undefined || old.gas === undefined) throw new SendError('rejected');
+      return signed({ to: old.to, data: old.data ?? '0x', nonce: old.nonce, gas: old.gas }, fees);
     },
     async send(raw) {
       try {
@@ -148,6 +160,12 @@ export function collectorChain(o: {
       };
     },
   };
+}
+
+/** The fees a signed transaction offers (a replacement must raise both). */
+export function feesOf(raw: Hex): Fees {
+  const tx = parseTransaction(raw);
+  return { maxFeePerGas: tx.maxFeePerGas ?? 0n, maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? 0n };
 }
 
 function unreachable(_err: unknown): never {

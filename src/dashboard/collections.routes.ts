@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { collectionOverview } from '../collections/overview.js';
 import * as collections from '../collections/service.js';
 import { ApiError } from '../http/errors.js';
 import { change } from './actor.js';
@@ -19,16 +20,17 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const page = async (request: FastifyRequest, opts: Parameters<typeof collectionsPage>[3] = {}) => {
     const ctx = request.dashboard;
     const networks = app.config.networks;
-    const data = await collections.collectionOverview(app.db, app.config, ctx.project.id);
+    const data = await collectionOverview(app.db, app.config, ctx.project.id);
     const balances = data.balances.map((b) => ({
       network: b.network,
       tokens: b.tokens,
+      dust: b.dust,
       off: data.payout ? offReason(networks, b.network, b.hasKey, b.state) : undefined,
     }));
     return collectionsPage(
       ctx,
       networks,
-      { payout: data.payout, balances, collections: data.collections },
+      { payout: data.payout, minDeposit: data.minDeposit, balances, collections: data.collections },
       opts,
     );
   };
