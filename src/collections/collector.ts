@@ -27,7 +27,11 @@ export async function collectStep(ctx: CollectorContext): Promise<boolean> {
   if (state === 'ok') await startDue(ctx);
   if (state === 'unreachable' || state === 'no_factory') return false;
   const network = ctx.network.name;
-  ctx.lease ??= { network, holder: ctx.holder, term: await repo.claimLease(ctx.db, network, ctx.holder, ctx.now()) };
+  ctx.lease ??= {
+    network,
+    holder: ctx.holder,
+    term: await repo.claimLease(ctx.db, network, ctx.holder, ctx.now()),
+  };
   try {
     await advance(ctx);
   } catch (err) {

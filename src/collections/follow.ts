@@ -73,10 +73,20 @@ async function onMined(
     return true;
   }
   const { back, moved } = r.success ? await failedSweeps(ctx, c, r.failed) : { back: [], moved: false };
-  const action = { kind: 'final', seen: c.attempts, success: r.success, moved, gasUsed: r.gasUsed, ...block } as const;
+  const action = {
+    kind: 'final',
+    seen: c.attempts,
+    success: r.success,
+    moved,
+    gasUsed: r.gasUsed,
+    ...block,
+  } as const;
   const row = await write(ctx, c.id, action, { sweepsFailed: back });
   if (back.length > 0) {
-    ctx.log.warn({ collection: c.id, failed: back.length }, 'some deposits of a collection could not be moved');
+    ctx.log.warn(
+      { collection: c.id, failed: back.length },
+      'some deposits of a collection could not be moved',
+    );
   }
   if (row.phase === 'confirmed' || row.phase === 'failed') {
     ctx.log.info({ collection: c.id, network: c.network, status: row.phase }, `collection ${row.phase}`);
@@ -100,7 +110,10 @@ async function failedSweeps(
   const back = deposits
     .filter((d) =>
       bad.has(
-        key(forwarderAddress(FACTORY_ADDRESS, payout, invoiceSalt(d.projectId, d.invoiceId)), tokenOf(ctx, d.token)),
+        key(
+          forwarderAddress(FACTORY_ADDRESS, payout, invoiceSalt(d.projectId, d.invoiceId)),
+          tokenOf(ctx, d.token),
+        ),
       ),
     )
     .map((d) => ({ invoiceId: d.invoiceId, token: d.token }));

@@ -79,7 +79,8 @@ export function transition(state: CollectionState, action: CollectionAction, now
     case 'signed':
       return signed(state, action, now);
     case 'sent':
-      if (state.phase !== 'signed' || (state.sent_at !== null && state.last_error === null)) return same(state);
+      if (state.phase !== 'signed' || (state.sent_at !== null && state.last_error === null))
+        return same(state);
       return change(state, now, { sent_at: state.sent_at ?? now, ...noWait });
     case 'waiting':
       return waiting(state, action, now);
@@ -137,7 +138,11 @@ function waiting(
     fee_needed: atCap ? String(a.feeNeeded ?? 0n) : null,
     fee_cap: atCap ? String(a.feeCap ?? 0n) : null,
   };
-  if (state.last_error === a.reason && state.fee_needed === fees.fee_needed && state.fee_cap === fees.fee_cap) {
+  if (
+    state.last_error === a.reason &&
+    state.fee_needed === fees.fee_needed &&
+    state.fee_cap === fees.fee_cap
+  ) {
     return same(state);
   }
   return change(state, now, { last_error: a.reason, ...fees });
@@ -166,7 +171,12 @@ function ended(
   phase: 'confirmed' | 'failed',
   patch: Partial<CollectionState>,
 ): CollectionOutcome {
-  const next = change(state, now, { ...patch, phase, confirmed_at: phase === 'confirmed' ? now : null, ...noWait });
+  const next = change(state, now, {
+    ...patch,
+    phase,
+    confirmed_at: phase === 'confirmed' ? now : null,
+    ...noWait,
+  });
   return { ...next, event: `collection.${phase}`, releaseAll: phase === 'failed' };
 }
 

@@ -33,7 +33,11 @@ const totals = (rows: Awaited<ReturnType<typeof deposits.collectableTotals>>, du
  * A project's collections page: per EVM network of its methods, what waits (and what waits for a
  * larger deposit of its forwarder), why collection may not go; its collections, each with why it waits.
  */
-export async function collectionOverview(db: Kysely<Database>, settings: CollectorSettings, projectId: string) {
+export async function collectionOverview(
+  db: Kysely<Database>,
+  settings: CollectorSettings,
+  projectId: string,
+) {
   const project = await merchants.findProject(db, projectId);
   if (!project) throw ApiError.notFound('No project with this id');
   const evm = [
@@ -56,7 +60,12 @@ export async function collectionOverview(db: Kysely<Database>, settings: Collect
     }),
   );
   const rows = await repo.listCollections(db, projectId);
-  const contents = gather(await repo.contentsOf(db, rows.map((r) => r.id)));
+  const contents = gather(
+    await repo.contentsOf(
+      db,
+      rows.map((r) => r.id),
+    ),
+  );
   const collections = rows.map((r) => ({
     ...toCollection(r, contents.get(r.id) ?? { deposits: 0, amounts: {} }),
     waiting: waitingOf(r),

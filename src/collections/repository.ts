@@ -61,7 +61,12 @@ export function lockCollection(tx: Transaction<Database>, id: string): Promise<C
 }
 
 export function saveCollection(tx: Transaction<Database>, id: string, state: CollectionState) {
-  return tx.updateTable('collections').set(state).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return tx
+    .updateTable('collections')
+    .set(state)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The highest nonce `signer` ever used for a collection on `network` (every one of them is spent). */
@@ -91,7 +96,13 @@ export async function saveTransaction(
 ): Promise<void> {
   await tx
     .insertInto('collection_transactions')
-    .values({ tx_hash: t.hash, collection_id: t.collectionId, attempt: t.attempt, raw_tx: t.raw, created_at: t.at })
+    .values({
+      tx_hash: t.hash,
+      collection_id: t.collectionId,
+      attempt: t.attempt,
+      raw_tx: t.raw,
+      created_at: t.at,
+    })
     .execute();
 }
 

@@ -53,7 +53,12 @@ export async function collectNow(
     }
     const livemode = !isTestNetwork(settings.networks, network);
     const minDeposit = settings.collectMinDepositUsd;
-    const rows = await takeAll(tx, { projectId, network: { name: network, livemode }, now: change.now, minDeposit });
+    const rows = await takeAll(tx, {
+      projectId,
+      network: { name: network, livemode },
+      now: change.now,
+      minDeposit,
+    });
     if (rows.length === 0) throw nothingToCollect(network, minDeposit);
     await audit(
       tx,

@@ -26,7 +26,10 @@ export async function signFirst(ctx: CollectorContext, c: CollectionRow): Promis
     await write(ctx, c.id, { kind: 'empty' });
     return true;
   }
-  const items = deposits.map((d) => ({ salt: invoiceSalt(d.projectId, d.invoiceId), token: tokenOf(ctx, d.token) }));
+  const items = deposits.map((d) => ({
+    salt: invoiceSalt(d.projectId, d.invoiceId),
+    token: tokenOf(ctx, d.token),
+  }));
   const fresh = deposits.filter((d) => !d.deployed).length;
   try {
     const priced = firstFees(await chain.market(), ctx.maxFeeWei);
@@ -73,7 +76,12 @@ export async function replace(ctx: CollectorContext, c: CollectionRow, latest: {
   const row = await write(ctx, c.id, action, { raw });
   if (row.tx_hash !== hash) return true;
   ctx.log.info(
-    { collection: c.id, replaced: c.tx_hash, tx_hash: hash, max_fee_per_gas: String(priced.fees.maxFeePerGas) },
+    {
+      collection: c.id,
+      replaced: c.tx_hash,
+      tx_hash: hash,
+      max_fee_per_gas: String(priced.fees.maxFeePerGas),
+    },
     'collection replaced with higher fees',
   );
   return send(ctx, row, raw);
@@ -108,7 +116,8 @@ export async function wait(
   }
   const row = await write(ctx, c.id, { kind: 'waiting', reason, feeNeeded, feeCap: ctx.maxFeeWei });
   if (row.updated_at.getTime() !== c.updated_at.getTime()) {
-    const fees = feeNeeded === undefined ? {} : { fee_needed: String(feeNeeded), fee_cap: String(ctx.maxFeeWei) };
+    const fees =
+      feeNeeded === undefined ? {} : { fee_needed: String(feeNeeded), fee_cap: String(ctx.maxFeeWei) };
     ctx.log.warn({ collection: c.id, network: c.network, reason, ...fees }, 'collection waiting');
   }
   return false;
