@@ -74,7 +74,9 @@ const EnvSchema = Type.Object({
   // Contract §22: blocks a collection's transaction may wait unmined before it is signed again with higher fees.
   PAYDESK_COLLECT_REPLACE_BLOCKS: Type.Integer({ minimum: 1, maximum: 100_000, default: 20 }),
   // Contract §22: the most a collection offers per gas (max fee), in gwei; unset: no cap.
-  PAYDESK_COLLECT_MAX_FEE_GWEI: Type.Optional(Type.String({ pattern: '^(0|[1-9][0-9]{0,11})(\\.[0-9]{1,9})?$' })),
+  PAYDESK_COLLECT_MAX_FEE_GWEI: Type.Optional(
+    Type.String({ pattern: '^(0|[1-9][0-9]{0,11})(\\.[0-9]{1,9})?$' }),
+  ),
   // Contract §21: a payment below this percent of the invoice's amount that does not complete it is dust.
   PAYDESK_DUST_PERCENT: Type.String({ pattern: DUST_PERCENT, default: '1' }),
   // Seals secrets kept in the database (TOTP secrets): any random string of 32 characters or more.
