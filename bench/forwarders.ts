@@ -171,7 +171,7 @@ async function dustRule(
   collector: PrivateKeyAccount,
   factory: Address,
   token: Token,
-  rider: Token,
+  other: Token,
   payout: Address,
 ) {
   const run = async (withRule: boolean) => {
@@ -201,11 +201,23 @@ async function dustRule(
   );
   line('without the rule', await run(false));
   line('with the rule', await run(true));
-  // 50 forwarders with 1.00 of `token`; then 50 more that also hold 0.50 of `rider`.
+  await rider(chain, collector, factory, token, other, payout);
+}
+
+/** What a dust deposit costs when a larger deposit of its forwarder carries it (a second token). */
+async function rider(
+  chain: LocalChain,
+  collector: PrivateKeyAccount,
+  factory: Address,
+  token: Token,
+  other: Token,
+  payout: Address,
+) {
+  // 50 forwarders with 1.00 of `token`; then 50 more that also hold 0.50 of `other`.
   const alone = salts(50);
   const carried = salts(50);
   await token.fund([...alone, ...carried].map((salt) => forwarderAddress(factory, payout, salt)));
-  await rider.fund(
+  await other.fund(
     carried.map((salt) => forwarderAddress(factory, payout, salt)),
     DUST_AMOUNT,
   );
@@ -223,7 +235,7 @@ async function dustRule(
     payout,
     carried.flatMap((salt) => [
       { salt, token: token.address },
-      { salt, token: rider.address },
+      { salt, token: other.address },
     ]),
   );
   process.stdout.write(

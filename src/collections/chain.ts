@@ -76,17 +76,23 @@ export function collectorChain(o: {
     transport: http(o.rpcUrl, { retryCount: 0, fetchOptions: { headers: o.headers } }),
     cacheTime: 0,
   });
-  const signed = async (tx: { to: Address; data: Hex; nonce: number; gas: bigint }, fees: Fees) => {
-    const raw = await account.signTransaction({ chainId: o.chainId, type: 'eip1559', ...tx, ...fees });
-    return { raw, hash: keccak256(raw) };
-  };
   return {
     collector: account.address,
+    ...reads(client, account.address),
+    ...writes(client, account, o.chainId),
+  };
+}
+
+type Client = ReturnType<typeof createPublicClient>;
+type Account = ReturnType<typeof privateKeyToAccount>;
+
+function reads(client: Client, collector: Address) {
+  return {
     async factoryDeployed() {
       const code = await client.getCode({ address: FACTORY_ADDRESS }).catch(unreachable);
       return code !== undefined && code !== '0x';
     },
-    async nonces(address = account.address) {
+    async nonces(address: Address = collector) {
       const [pending, mined] = await Promise.all([
         client.getTransactionCount({ address, blockTag: 'pending' }),
         client.getTransactionCount({ address, blockTag: 'latest' }),
@@ -102,8 +108,26 @@ export function collectorChain(o: {
       return { baseFee: block.baseFeePerGas ?? 0n, tip };
     },
     head: () => client.getBlockNumber({ cacheTime: 0 }).catch(unreachable),
-    balance: () => client.getBalance({ address: account.address }).catch(unreachable),
-    async sign(call, nonce, fees) {
+    balance: () => client.getBalance({ address: collector }).catch(unreachable),
+    async receipt(hash: Hash): Promise<Mined | undefined> {
+      const r = await client.getTransactionReceipt({ hash }).catch((err) => {
+        if ((err as Error).name === 'TransactionReceiptNotFoundError') return undefined;
+        return unreachable(err);
+      });
+      if (!r) return undefined;
+      const { status, blockNumber, blockHash, gasUsed } = r;
+      return { success: status === 'success', blockNumber, blockHash, gasUsed, failed: sweepsFailed(r.logs) };
+    },
+  };
+}
+
+function writes(client: Client, account: Account, chainId: number) {
+  const signed = async (tx: { to: Address; data: Hex; nonce: number; gas: bigint }, fees: Fees) => {
+    const raw = await account.signTransaction({ chainId, type: 'eip1559', ...tx, ...fees });
+    return { raw, hash: keccak256(raw) };
+  };
+  return {
+    async sign(call: CollectCall, nonce: number, fees: Fees) {
       const data = encodeFunctionData({
         abi: FACTORY_ABI,
         functionName: 'collect',
@@ -117,12 +141,12 @@ export function collectorChain(o: {
       const gas = (estimate * 5n) / 4n + 30_000n;
       return signed({ to: FACTORY_ADDRESS, data, nonce, gas }, fees);
     },
-    async resign(raw, fees) {
+    async resign(raw: Hex, fees: Fees) {
       const old = parseTransaction(raw);
       if (old.to == null || old.nonce === undefined || old.gas === undefined) throw new SendError('rejected');
       return signed({ to: old.to, data: old.data ?? '0x', nonce: old.nonce, gas: old.gas }, fees);
     },
-    async send(raw) {
+    async send(raw: Hex) {
       try {
         await client.sendRawTransaction({ serializedTransaction: raw });
       } catch (err) {
@@ -132,34 +156,25 @@ export function collectorChain(o: {
         sendFailure(err);
       }
     },
-    async receipt(hash) {
-      const r = await client.getTransactionReceipt({ hash }).catch((err) => {
-        if ((err as Error).name === 'TransactionReceiptNotFoundError') return undefined;
-        return unreachable(err);
-      });
-      if (!r) return undefined;
-      const failed: Mined['failed'] = [];
-      for (const log of r.logs) {
-        if (log.address.toLowerCase() !== FACTORY_ADDRESS.toLowerCase()) continue;
-        try {
-          const event = decodeEventLog({ abi: FACTORY_ABI, data: log.data, topics: log.topics });
-          if (event.eventName === 'SweepFailed') {
-            const args = event.args as unknown as { forwarder: Address; token: Address };
-            failed.push({ forwarder: args.forwarder, token: args.token });
-          }
-        } catch {
-          // Not an event of ours.
-        }
-      }
-      return {
-        success: r.status === 'success',
-        blockNumber: r.blockNumber,
-        blockHash: r.blockHash,
-        gasUsed: r.gasUsed,
-        failed,
-      };
-    },
   };
+}
+
+/** SweepFailed(forwarder, token) events of the factory in a receipt's logs: deposits left where they were. */
+function sweepsFailed(logs: ReadonlyArray<{ address: string; data: Hex; topics: [Hex, ...Hex[]] | [] }>) {
+  const failed: Mined['failed'] = [];
+  for (const log of logs) {
+    if (log.address.toLowerCase() !== FACTORY_ADDRESS.toLowerCase()) continue;
+    try {
+      const event = decodeEventLog({ abi: FACTORY_ABI, data: log.data, topics: log.topics });
+      if (event.eventName === 'SweepFailed') {
+        const args = event.args as unknown as { forwarder: Address; token: Address };
+        failed.push({ forwarder: args.forwarder, token: args.token });
+      }
+    } catch {
+      // Not an event of ours.
+    }
+  }
+  return failed;
 }
 
 /** The fees a signed transaction offers (a replacement must raise both). */

@@ -111,14 +111,16 @@ export async function wait(
   reason: WaitReason,
   feeNeeded?: bigint,
 ): Promise<false> {
+  const fees = reason === 'fee_cap' ? [String(feeNeeded ?? 0n), String(ctx.maxFeeWei ?? 0n)] : [null, null];
+  // Already said: a collection waiting at the cap costs no write per round.
+  if (c.last_error === reason && c.fee_needed === fees[0] && c.fee_cap === fees[1]) return false;
   if (reason === 'no_gas' && ctx.chain) {
     await storeState(ctx, 'no_gas', await ctx.chain.balance().catch(() => undefined));
   }
   const row = await write(ctx, c.id, { kind: 'waiting', reason, feeNeeded, feeCap: ctx.maxFeeWei });
-  if (row.updated_at.getTime() !== c.updated_at.getTime()) {
-    const fees =
-      feeNeeded === undefined ? {} : { fee_needed: String(feeNeeded), fee_cap: String(ctx.maxFeeWei) };
-    ctx.log.warn({ collection: c.id, network: c.network, reason, ...fees }, 'collection waiting');
+  // Logged when the reason changes; the fee needed moves with every block and is only stored.
+  if (row.last_error !== c.last_error) {
+    ctx.log.warn({ collection: c.id, network: c.network, reason, fee_needed: fees[0] }, 'collection waiting');
   }
   return false;
 }
