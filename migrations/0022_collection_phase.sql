@@ -23,7 +23,8 @@ alter table collections add column signer text;
 -- from an older count changes nothing (lifecycle.ts `seen`).
 alter table collections add column attempts integer not null default 0;
 -- The head when its latest transaction was signed: it is replaced once PAYDESK_COLLECT_REPLACE_BLOCKS
--- more blocks pass without it mined. Unknown before this migration: 0, so it is judged at once.
+-- more blocks pass without it mined. Unknown before this migration: 0 (those rows have no signer
+-- either, and only the signer's key replaces: they are sent again as they are).
 alter table collections add column signed_block bigint;
 update collections set attempts = 1, signed_block = 0 where raw_tx is not null;
 -- Waiting at the fee cap (last_error 'fee_cap'): the max fee per gas needed and the cap, in wei.

@@ -25,7 +25,8 @@ export async function follow(ctx: CollectorContext, c: CollectionRow): Promise<b
     if (mined) return await onMined(ctx, chain, c, mined);
     let row = c;
     if (row.phase === 'mined') row = await write(ctx, c.id, { kind: 'unmined', seen: c.attempts });
-    const { mined: used } = await chain.nonces(row.signer as Address);
+    // A collection signed before migration 0022 has no signer on record: the collector's key signed it.
+    const { mined: used } = await chain.nonces((row.signer ?? chain.collector) as Address);
     if (used > Number(row.nonce)) {
       // Its nonce is spent: by one of its own transactions mined since we looked, or by another.
       const late = await minedOf(chain, signed);
