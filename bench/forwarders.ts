@@ -59,8 +59,8 @@ interface Token {
   label: string;
   address: Address;
   abi: Abi;
-  /** Credits every address with AMOUNT, in one transaction (not measured). */
-  fund(to: Address[]): Promise<void>;
+  /** Credits every address with `amount` (AMOUNT by default), in one transaction (not measured). */
+  fund(to: Address[], amount?: bigint): Promise<void>;
 }
 
 async function tokens(chain: LocalChain): Promise<Token[]> {
@@ -69,30 +69,32 @@ async function tokens(chain: LocalChain): Promise<Token[]> {
   const tether = await deployHostile(chain, 'TetherLike');
   const sender = chain.accounts[0] as Address;
   // Both test tokens mint to many addresses in one transaction.
-  const mintMany = (address: Address, abi: Abi) => async (to: Address[]) => {
-    const hash = await chain.wallet.writeContract({
-      address,
-      abi,
-      functionName: 'mintMany',
-      args: [to, AMOUNT],
-      gas: 100_000n + 30_000n * BigInt(to.length),
-    });
-    await wait(chain, hash);
-  };
+  const mintMany =
+    (address: Address, abi: Abi) =>
+    async (to: Address[], amount = AMOUNT) => {
+      const hash = await chain.wallet.writeContract({
+        address,
+        abi,
+        functionName: 'mintMany',
+        args: [to, amount],
+        gas: 100_000n + 30_000n * BigInt(to.length),
+      });
+      await wait(chain, hash);
+    };
   return [
     {
       // Kept beside the real tokens' likenesses: the cheapest transfer, so the least a forwarder saves.
       label: 'minimal ERC-20 (TestToken: no proxy, no pause, no blacklist)',
       address: minimal,
       abi: TOKEN_ABI,
-      async fund(to) {
-        await chain.mint(minimal, sender, AMOUNT * BigInt(to.length));
+      async fund(to, amount = AMOUNT) {
+        await chain.mint(minimal, sender, amount * BigInt(to.length));
         await wait(
           chain,
           await chain.batchTransfer(
             minimal,
             to,
-            to.map(() => AMOUNT),
+            to.map(() => amount),
           ),
         );
       },
@@ -138,6 +140,110 @@ async function usualRoute(
   return { gas: Number(gas) / n, bytes: bytes / n };
 }
 
+/** One first collection of every (salt, token) item, funded beforehand (not measured): its gas. */
+async function collectItems(
+  chain: LocalChain,
+  collector: PrivateKeyAccount,
+  factory: Address,
+  payout: Address,
+  items: Array<{ salt: Hex; token: Address }>,
+) {
+  const fresh = new Set(items.map((i) => i.salt)).size;
+  const data = encodeFunctionData({
+    abi: FACTORY_ABI,
+    functionName: 'collect',
+    args: [payout, items, BigInt(fresh)],
+  });
+  return (await send(chain, collector, factory, data)).gas;
+}
+
+const DUST = 20;
+const DUST_AMOUNT = AMOUNT / 2n;
+
+/**
+ * The dust rule (contract §22, PAYDESK_COLLECT_MIN_DEPOSIT_USD = 1): 100 fresh forwarders, DUST of
+ * them holding only 0.50, the others 1.00. Without the rule one collection takes all 100; with it the
+ * dust waits and the collection takes the others. Then what a dust deposit costs when it rides with
+ * a larger deposit of its forwarder (a second token of a forwarder the collection deploys anyway).
+ */
+async function dustRule(
+  chain: LocalChain,
+  collector: PrivateKeyAccount,
+  factory: Address,
+  token: Token,
+  other: Token,
+  payout: Address,
+) {
+  const run = async (withRule: boolean) => {
+    const all = salts(100);
+    const [dust, worth] = [all.slice(0, DUST), all.slice(DUST)];
+    const at = (s: Hex[]) => s.map((salt) => forwarderAddress(factory, payout, salt));
+    await token.fund(at(dust), DUST_AMOUNT);
+    await token.fund(at(worth));
+    const taken = withRule ? worth : all;
+    const gas = await collectItems(
+      chain,
+      collector,
+      factory,
+      payout,
+      taken.map((salt) => ({ salt, token: token.address })),
+    );
+    const usd = Number(withRule ? 0n : BigInt(DUST) * DUST_AMOUNT) / 1e6 + worth.length;
+    return { deposits: taken.length, gas, usd };
+  };
+  const line = (label: string, r: { deposits: number; gas: bigint; usd: number }) =>
+    process.stdout.write(
+      `  ${label.padEnd(18)} ${String(r.deposits).padStart(3)} deposits  ${fmt(Number(r.gas)).padStart(10)} gas  ` +
+        `${fmt(Number(r.gas) / r.deposits).padStart(7)} gas/deposit  ${fmt(Number(r.gas) / r.usd).padStart(7)} gas per USD moved (${r.usd.toFixed(2)} USD)\n`,
+    );
+  process.stdout.write(
+    `\n  dust rule: 100 fresh forwarders, ${DUST} holding only 0.50, ${100 - DUST} holding 1.00 (${token.label.split(' (')[0]})\n`,
+  );
+  line('without the rule', await run(false));
+  line('with the rule', await run(true));
+  await rider(chain, collector, factory, token, other, payout);
+}
+
+/** What a dust deposit costs when a larger deposit of its forwarder carries it (a second token). */
+async function rider(
+  chain: LocalChain,
+  collector: PrivateKeyAccount,
+  factory: Address,
+  token: Token,
+  other: Token,
+  payout: Address,
+) {
+  // 50 forwarders with 1.00 of `token`; then 50 more that also hold 0.50 of `other`.
+  const alone = salts(50);
+  const carried = salts(50);
+  await token.fund([...alone, ...carried].map((salt) => forwarderAddress(factory, payout, salt)));
+  await other.fund(
+    carried.map((salt) => forwarderAddress(factory, payout, salt)),
+    DUST_AMOUNT,
+  );
+  const one = await collectItems(
+    chain,
+    collector,
+    factory,
+    payout,
+    alone.map((salt) => ({ salt, token: token.address })),
+  );
+  const two = await collectItems(
+    chain,
+    collector,
+    factory,
+    payout,
+    carried.flatMap((salt) => [
+      { salt, token: token.address },
+      { salt, token: other.address },
+    ]),
+  );
+  process.stdout.write(
+    `  a dust deposit carried by a larger one of its forwarder: ${fmt(Number(two - one) / 50)} gas more per forwarder ` +
+      `(${fmt(Number(two) / 100)} gas/deposit in that collection of 100)\n`,
+  );
+}
+
 /** Collections of `salts` in transactions of PER_TX; totals. */
 async function collect(
   chain: LocalChain,
@@ -180,7 +286,8 @@ async function main() {
       chain,
       await chain.wallet.sendTransaction({ to: collector.address, value: parseEther('100') }),
     );
-    for (const token of await tokens(chain)) {
+    const all = await tokens(chain);
+    for (const token of all) {
       // The payout already holds the token, as a merchant's address does after the first sale.
       const payout = privateKeyToAccount(generatePrivateKey()).address;
       await token.fund([payout]);
@@ -208,6 +315,9 @@ async function main() {
         `  1,000 deposits, first collection: ${thousand.transactions} transactions, ${fmt(Number(thousand.gas))} gas in all ` +
           `(usual route: 2,000 transactions, ${fmt(usual.gas * 1000)} gas)\n`,
       );
+      // The dust rule, for the stablecoin likenesses (the other one rides as the second token).
+      const rider = all.find((o) => o !== token && o.label !== all[0]?.label) as Token;
+      if (token !== all[0]) await dustRule(chain, collector, factory, token, rider, payout);
     }
   } finally {
     await chain.stop();

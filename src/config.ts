@@ -66,6 +66,17 @@ const EnvSchema = Type.Object({
   }),
   // Contract §16: a project's collectable total (tokens at par, in USD) that starts a collection by itself.
   PAYDESK_COLLECT_MIN_USD: Type.String({ pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,2})?$', default: '100' }),
+  // Contract §22: a deposit worth less (at par, in USD) is collected only with a larger one of its forwarder.
+  PAYDESK_COLLECT_MIN_DEPOSIT_USD: Type.String({
+    pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,2})?$',
+    default: '1',
+  }),
+  // Contract §22: blocks a collection's transaction may wait unmined before it is signed again with higher fees.
+  PAYDESK_COLLECT_REPLACE_BLOCKS: Type.Integer({ minimum: 1, maximum: 100_000, default: 20 }),
+  // Contract §22: the most a collection offers per gas (max fee), in gwei; unset: no cap.
+  PAYDESK_COLLECT_MAX_FEE_GWEI: Type.Optional(
+    Type.String({ pattern: '^(0|[1-9][0-9]{0,11})(\\.[0-9]{1,9})?$' }),
+  ),
   // Contract §21: a payment below this percent of the invoice's amount that does not complete it is dust.
   PAYDESK_DUST_PERCENT: Type.String({ pattern: DUST_PERCENT, default: '1' }),
   // Seals secrets kept in the database (TOTP secrets): any random string of 32 characters or more.
@@ -126,6 +137,12 @@ export interface Config {
   readonly collectorKey: (network: string) => `0x${string}` | undefined;
   /** A decimal string: the collectable total that starts a collection without "Collect now". */
   readonly collectMinUsd: string;
+  /** A decimal string: a deposit worth less (USD) is collected only together with a larger one of its forwarder. */
+  readonly collectMinDepositUsd: string;
+  /** Blocks a collection's transaction may wait unmined before it is replaced with higher fees. */
+  readonly collectReplaceBlocks: number;
+  /** The most a collection's transaction offers per gas, in gwei (a decimal string); undefined: no cap. */
+  readonly collectMaxFeeGwei: string | undefined;
   /** A decimal string, 0 to 50: the share of an invoice's amount below which a payment may be dust. */
   readonly dustPercent: string;
   /**
@@ -248,6 +265,9 @@ function fromEnv(
     rates,
     collectorKey,
     collectMinUsd: env.PAYDESK_COLLECT_MIN_USD,
+    collectMinDepositUsd: env.PAYDESK_COLLECT_MIN_DEPOSIT_USD,
+    collectReplaceBlocks: env.PAYDESK_COLLECT_REPLACE_BLOCKS,
+    collectMaxFeeGwei: env.PAYDESK_COLLECT_MAX_FEE_GWEI,
     dustPercent: env.PAYDESK_DUST_PERCENT,
     secretKey: env.PAYDESK_ENCRYPTION_KEY,
     stateDir: env.PAYDESK_STATE_DIR,

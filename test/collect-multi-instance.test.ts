@@ -90,10 +90,22 @@ describe.skipIf(!onPostgres)('collections on several instances', () => {
     const done = await eventually(async () => {
       await chain.mine(1);
       const rows = await a.database.db.selectFrom('collections').selectAll().execute();
-      return rows.length > 0 && rows.every((r) => r.status === 'confirmed') && rows;
+      return rows.length > 0 && rows.every((r) => r.phase === 'confirmed') && rows;
     }, 30_000);
     const nonces = done.map((r) => r.nonce);
     expect(new Set(nonces).size).toBe(nonces.length);
+    // One transaction stored per collection (none had to be replaced), and no false failure.
+    const stored = await a.database.db
+      .selectFrom('collection_transactions')
+      .select('collection_id')
+      .execute();
+    expect(stored.map((s) => s.collection_id).sort()).toEqual(done.map((r) => r.id).sort());
+    const failed = await a.database.db
+      .selectFrom('events')
+      .select('id')
+      .where('type', '=', 'collection.failed')
+      .execute();
+    expect(failed).toEqual([]);
     const taken = await a.database.db.selectFrom('payments').select(['collection_id']).execute();
     expect(taken.every((p) => p.collection_id !== null)).toBe(true);
     const balance = (await chain.publicClient.readContract({

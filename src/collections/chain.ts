@@ -7,10 +7,12 @@ import {
   type Hex,
   http,
   keccak256,
+  parseTransaction,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { FACTORY_ADDRESS } from '../forwarders/address.js';
 import { FACTORY_ABI } from '../forwarders/artifact.js';
+import type { Fees, Market } from './fees.js';
 
 /**
  * What the collector asks of a chain, and nothing else: viem is loaded only by processes that collect
@@ -47,13 +49,17 @@ export class SendError extends Error {
 export interface CollectorChain {
   readonly collector: Address;
   factoryDeployed(): Promise<boolean>;
-  /** The collector's next nonce counting the mempool (`pending`), and counting mined transactions only. */
-  nonces(): Promise<{ pending: number; mined: number }>;
+  /** An account's (the collector's by default) next nonce counting the mempool, and counting mined transactions only. */
+  nonces(account?: Address): Promise<{ pending: number; mined: number }>;
+  /** The next block's base fee and the node's suggested tip. */
+  market(): Promise<Market>;
   head(): Promise<bigint>;
   /** The collector's native balance, in wei. */
   balance(): Promise<bigint>;
   /** Signs a collection at `nonce`; throws SendError('no_gas') when the gas cannot be estimated for want of funds. */
-  sign(call: CollectCall, nonce: number): Promise<{ raw: Hex; hash: Hash }>;
+  sign(call: CollectCall, nonce: number, fees: Fees): Promise<{ raw: Hex; hash: Hash }>;
+  /** The same transaction (nonce, call, gas) signed again with other fees: a replacement. */
+  resign(raw: Hex, fees: Fees): Promise<{ raw: Hex; hash: Hash }>;
   /** Broadcasts a signed transaction; sending one the node already has is not an error. */
   send(raw: Hex): Promise<void>;
   receipt(hash: Hash): Promise<Mined | undefined>;
@@ -72,45 +78,75 @@ export function collectorChain(o: {
   });
   return {
     collector: account.address,
+    ...reads(client, account.address),
+    ...writes(client, account, o.chainId),
+  };
+}
+
+type Client = ReturnType<typeof createPublicClient>;
+type Account = ReturnType<typeof privateKeyToAccount>;
+
+function reads(client: Client, collector: Address) {
+  return {
     async factoryDeployed() {
       const code = await client.getCode({ address: FACTORY_ADDRESS }).catch(unreachable);
       return code !== undefined && code !== '0x';
     },
-    async nonces() {
+    async nonces(address: Address = collector) {
       const [pending, mined] = await Promise.all([
-        client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
-        client.getTransactionCount({ address: account.address, blockTag: 'latest' }),
+        client.getTransactionCount({ address, blockTag: 'pending' }),
+        client.getTransactionCount({ address, blockTag: 'latest' }),
       ]).catch(unreachable);
       return { pending, mined };
     },
+    async market() {
+      // The pending block carries the next block's base fee (latest's, on a node without one).
+      const [block, tip] = await Promise.all([
+        client.getBlock({ blockTag: 'pending' }).catch(() => client.getBlock({ blockTag: 'latest' })),
+        client.estimateMaxPriorityFeePerGas(),
+      ]).catch(unreachable);
+      return { baseFee: block.baseFeePerGas ?? 0n, tip };
+    },
     head: () => client.getBlockNumber({ cacheTime: 0 }).catch(unreachable),
-    balance: () => client.getBalance({ address: account.address }).catch(unreachable),
-    async sign(call, nonce) {
+    balance: () => client.getBalance({ address: collector }).catch(unreachable),
+    async receipt(hash: Hash): Promise<Mined | undefined> {
+      const r = await client.getTransactionReceipt({ hash }).catch((err) => {
+        if ((err as Error).name === 'TransactionReceiptNotFoundError') return undefined;
+        return unreachable(err);
+      });
+      if (!r) return undefined;
+      const { status, blockNumber, blockHash, gasUsed } = r;
+      return { success: status === 'success', blockNumber, blockHash, gasUsed, failed: sweepsFailed(r.logs) };
+    },
+  };
+}
+
+function writes(client: Client, account: Account, chainId: number) {
+  const signed = async (tx: { to: Address; data: Hex; nonce: number; gas: bigint }, fees: Fees) => {
+    const raw = await account.signTransaction({ chainId, type: 'eip1559', ...tx, ...fees });
+    return { raw, hash: keccak256(raw) };
+  };
+  return {
+    async sign(call: CollectCall, nonce: number, fees: Fees) {
       const data = encodeFunctionData({
         abi: FACTORY_ABI,
         functionName: 'collect',
         args: [call.payout, call.items, BigInt(call.fresh)],
       });
-      const [estimate, fees] = await Promise.all([
-        client.estimateGas({ account: account.address, to: FACTORY_ADDRESS, data }),
-        client.estimateFeesPerGas(),
-      ]).catch(sendFailure);
+      const estimate = await client
+        .estimateGas({ account: account.address, to: FACTORY_ADDRESS, data })
+        .catch(sendFailure);
       // A margin over the estimate: the factory reverts as a whole (NotEnoughGas) rather than marking
       // a deposit failed when short, so too little gas costs a retry, never a deposit.
       const gas = (estimate * 5n) / 4n + 30_000n;
-      const raw = await account.signTransaction({
-        chainId: o.chainId,
-        type: 'eip1559',
-        to: FACTORY_ADDRESS,
-        data,
-        nonce,
-        gas,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      });
-      return { raw, hash: keccak256(raw) };
+      return signed({ to: FACTORY_ADDRESS, data, nonce, gas }, fees);
     },
-    async send(raw) {
+    async resign(raw: Hex, fees: Fees) {
+      const old = parseTransaction(raw);
+      if (old.to == null || old.nonce === undefined || old.gas === undefined) throw new SendError('rejected');
+      return signed({ to: old.to, data: old.data ?? '0x', nonce: old.nonce, gas: old.gas }, fees);
+    },
+    async send(raw: Hex) {
       try {
         await client.sendRawTransaction({ serializedTransaction: raw });
       } catch (err) {
@@ -120,34 +156,31 @@ export function collectorChain(o: {
         sendFailure(err);
       }
     },
-    async receipt(hash) {
-      const r = await client.getTransactionReceipt({ hash }).catch((err) => {
-        if ((err as Error).name === 'TransactionReceiptNotFoundError') return undefined;
-        return unreachable(err);
-      });
-      if (!r) return undefined;
-      const failed: Mined['failed'] = [];
-      for (const log of r.logs) {
-        if (log.address.toLowerCase() !== FACTORY_ADDRESS.toLowerCase()) continue;
-        try {
-          const event = decodeEventLog({ abi: FACTORY_ABI, data: log.data, topics: log.topics });
-          if (event.eventName === 'SweepFailed') {
-            const args = event.args as unknown as { forwarder: Address; token: Address };
-            failed.push({ forwarder: args.forwarder, token: args.token });
-          }
-        } catch {
-          // Not an event of ours.
-        }
-      }
-      return {
-        success: r.status === 'success',
-        blockNumber: r.blockNumber,
-        blockHash: r.blockHash,
-        gasUsed: r.gasUsed,
-        failed,
-      };
-    },
   };
+}
+
+/** SweepFailed(forwarder, token) events of the factory in a receipt's logs: deposits left where they were. */
+function sweepsFailed(logs: ReadonlyArray<{ address: string; data: Hex; topics: [Hex, ...Hex[]] | [] }>) {
+  const failed: Mined['failed'] = [];
+  for (const log of logs) {
+    if (log.address.toLowerCase() !== FACTORY_ADDRESS.toLowerCase()) continue;
+    try {
+      const event = decodeEventLog({ abi: FACTORY_ABI, data: log.data, topics: log.topics });
+      if (event.eventName === 'SweepFailed') {
+        const args = event.args as unknown as { forwarder: Address; token: Address };
+        failed.push({ forwarder: args.forwarder, token: args.token });
+      }
+    } catch {
+      // Not an event of ours.
+    }
+  }
+  return failed;
+}
+
+/** The fees a signed transaction offers (a replacement must raise both). */
+export function feesOf(raw: Hex): Fees {
+  const tx = parseTransaction(raw);
+  return { maxFeePerGas: tx.maxFeePerGas ?? 0n, maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? 0n };
 }
 
 function unreachable(_err: unknown): never {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
 import { formatMoney, money } from '../money/money.js';
 import { LivemodeSchema } from '../networks/livemode.js';
-import type { CollectionRow, CollectionStatus } from './collection.table.js';
+import type { CollectionPhase, CollectionRow, CollectionStatus } from './collection.table.js';
 
 /** The NOTIFY channel that wakes a network's collector ("Collect now" on any instance). */
 export const collectChannel = (network: string) => `collect_${network.replaceAll('-', '_')}`;
@@ -12,6 +12,10 @@ export const COLLECTION_STATUSES = [
   'confirmed',
   'failed',
 ] as const satisfies readonly CollectionStatus[];
+
+/** The API's status, read off the phase: every phase before the end is `pending`. */
+export const statusOf = (phase: CollectionPhase): CollectionStatus =>
+  phase === 'confirmed' || phase === 'failed' ? phase : 'pending';
 
 export const CollectionSchema = Type.Object(
   {
@@ -48,7 +52,7 @@ export function toCollection(row: CollectionRow, contents: Contents) {
     project_id: row.project_id,
     network: row.network,
     livemode: row.livemode,
-    status: row.status,
+    status: statusOf(row.phase),
     tx_hash: row.tx_hash,
     deposits: contents.deposits,
     amounts: contents.amounts,

@@ -5,12 +5,12 @@ import { COLLECTOR_KEY_VARIABLE, collectorKeyVariable } from '../forwarders/coll
 import { ApiError, type FieldError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import * as merchants from '../merchants/repository.js';
-import { formatMoney, money } from '../money/money.js';
 import { isTestNetwork } from '../networks/livemode.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import { rpcVariable } from '../networks/rpc-settings.js';
 import { type Collection, collectChannel, gather, toCollection } from './collection.js';
 import type { CollectionRow } from './collection.table.js';
+import * as deposits from './deposits.repository.js';
 import * as repo from './repository.js';
 
 /** At most this many deposits in one transaction (contract §16). */
@@ -20,6 +20,8 @@ export const MAX_DEPOSITS = 100;
 export interface CollectorSettings {
   networks: NetworkRegistry;
   collectorKey: (network: string) => string | undefined;
+  /** PAYDESK_COLLECT_MIN_DEPOSIT_USD: a smaller deposit goes only with a larger one of its forwarder. */
+  collectMinDepositUsd: string;
 }
 
 /**
@@ -50,16 +52,14 @@ export async function collectNow(
       ]);
     }
     const livemode = !isTestNetwork(settings.networks, network);
-    const rows = await takeAll(tx, projectId, { name: network, livemode }, change.now);
-    if (rows.length === 0) {
-      throw ApiError.validation([
-        field(
-          'network',
-          'nothing_to_collect',
-          `nothing to collect on ${network}: no confirmed deposit is waiting in a forwarder`,
-        ),
-      ]);
-    }
+    const minDeposit = settings.collectMinDepositUsd;
+    const rows = await takeAll(tx, {
+      projectId,
+      network: { name: network, livemode },
+      now: change.now,
+      minDeposit,
+    });
+    if (rows.length === 0) throw nothingToCollect(network, minDeposit);
     await audit(
       tx,
       project.account_id,
@@ -77,26 +77,40 @@ export async function collectNow(
 
 /** Deposits into collections of up to 100 until none is left, in the caller's transaction. */
 export async function takeAll(
-  tx: Parameters<typeof repo.takeDeposits>[0],
-  projectId: string,
-  network: { name: string; livemode: boolean },
-  now: Date,
-  failedBefore?: Date,
+  tx: Parameters<typeof deposits.takeDeposits>[0],
+  t: {
+    projectId: string;
+    network: { name: string; livemode: boolean };
+    now: Date;
+    minDeposit: string;
+    failedBefore?: Date | undefined;
+  },
 ): Promise<CollectionRow[]> {
   const made: CollectionRow[] = [];
   for (;;) {
-    const c = await repo.takeDeposits(tx, {
+    const c = await deposits.takeDeposits(tx, {
       id: newId('col'),
-      projectId,
-      network: network.name,
-      livemode: network.livemode,
-      now,
+      projectId: t.projectId,
+      network: t.network.name,
+      livemode: t.network.livemode,
+      now: t.now,
       limit: MAX_DEPOSITS,
-      failedBefore,
+      minDeposit: t.minDeposit,
+      failedBefore: t.failedBefore,
     });
     if (!c) return made;
     made.push(c);
   }
+}
+
+function nothingToCollect(network: string, minDeposit: string): ApiError {
+  return ApiError.validation([
+    field(
+      'network',
+      'nothing_to_collect',
+      `nothing to collect on ${network}: no confirmed deposit of at least ${minDeposit} USD is waiting in a forwarder (a smaller one is collected only together with a larger deposit to the same address)`,
+    ),
+  ]);
 }
 
 /** Why a network cannot collect, whatever the project: not an EVM network, not watched, no collector key. */
@@ -141,33 +155,4 @@ export async function listCollections(db: Kysely<Database>, projectId: string): 
 
 function field(name: string, rule: string, message: string): FieldError {
   return { in: 'body', field: name, rule, message };
-}
-
-/** A project's collections page: per EVM network of its methods, what waits and why it may not go. */
-export async function collectionOverview(
-  db: Kysely<Database>,
-  settings: CollectorSettings,
-  projectId: string,
-) {
-  const project = await merchants.findProject(db, projectId);
-  if (!project) throw ApiError.notFound('No project with this id');
-  const evm = [
-    ...new Set(
-      project.payment_methods.map((m) => m.network).filter((n) => settings.networks.get(n)?.family === 'evm'),
-    ),
-  ];
-  const states = new Map((await repo.collectorStates(db)).map((s) => [s.network, s]));
-  const balances = await Promise.all(
-    evm.map(async (network) => ({
-      network,
-      tokens: (await repo.collectableTotals(db, projectId, network)).map((t) => ({
-        token: t.token,
-        amount: formatMoney(money(t.amount)),
-        deposits: Number(t.deposits),
-      })),
-      hasKey: settings.collectorKey(network) !== undefined,
-      state: states.get(network),
-    })),
-  );
-  return { payout: project.payout_address, balances, collections: await listCollections(db, projectId) };
 }

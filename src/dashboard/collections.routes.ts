@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { collectionOverview } from '../collections/overview.js';
 import * as collections from '../collections/service.js';
 import { ApiError } from '../http/errors.js';
 import { change } from './actor.js';
@@ -10,28 +11,29 @@ import { ROOT } from './layout.js';
 import { collectionsPage, offReason } from './views/collections.js';
 
 const hide = true;
+type PageOptions = Parameters<typeof collectionsPage>[3];
+
+/** The page, from the same overview the service gives every surface. */
+async function collectionsView(app: FastifyInstance, request: FastifyRequest, opts: PageOptions) {
+  const ctx = request.dashboard;
+  const networks = app.config.networks;
+  const data = await collectionOverview(app.db, app.config, ctx.project.id);
+  const balances = data.balances.map((b) => ({
+    network: b.network,
+    tokens: b.tokens,
+    dust: b.dust,
+    off: data.payout ? offReason(networks, b.network, b.hasKey, b.state) : undefined,
+  }));
+  const shown = { payout: data.payout, minDeposit: data.minDeposit, balances, collections: data.collections };
+  return collectionsPage(ctx, networks, shown, opts);
+}
 
 /** Collections (contract §16): everyone sees what waits and what was collected; owners "Collect now". */
 export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const html = 'text/html; charset=utf-8';
   const owner = { preValidation: async (request: FastifyRequest) => requireOwner(request.dashboard) };
 
-  const page = async (request: FastifyRequest, opts: Parameters<typeof collectionsPage>[3] = {}) => {
-    const ctx = request.dashboard;
-    const networks = app.config.networks;
-    const data = await collections.collectionOverview(app.db, app.config, ctx.project.id);
-    const balances = data.balances.map((b) => ({
-      network: b.network,
-      tokens: b.tokens,
-      off: data.payout ? offReason(networks, b.network, b.hasKey, b.state) : undefined,
-    }));
-    return collectionsPage(
-      ctx,
-      networks,
-      { payout: data.payout, balances, collections: data.collections },
-      opts,
-    );
-  };
+  const page = (request: FastifyRequest, opts: PageOptions = {}) => collectionsView(app, request, opts);
 
   app.get(
     '/collections',
