@@ -4,8 +4,9 @@ import { isDatabaseUnavailable } from '../db/errors.js';
 import { type GroupCommit, groupCommit, type Settled, writeEachOnFailure } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
 import { executePrepared, type Placeholders, statement } from '../db/statement.js';
+import type { OutboxEvent } from '../events/body.js';
+import { insertEventsFrom } from '../events/repository.js';
 import { liveKey } from '../merchants/repository.js';
-import type { InvoiceEvent } from './events.js';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.js';
 import type { PaymentRecord, RefundRecord } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
@@ -30,7 +31,7 @@ export interface NewInvoice {
     | 'tx_hash'
     | 'failure_reason'
   >;
-  created: InvoiceEvent;
+  created: OutboxEvent;
   /** The caller's API key: nothing is written unless it is still live (see merchants/authenticate.ts). */
   keyId: string;
   claim?: IdempotencyClaim | undefined;
@@ -158,10 +159,9 @@ const insertStatement = statement(
     where idempotency_key is null or id in (select invoice_id from claim)
     returning *
   ),
-  event as (
-    insert into events (id, project_id, invoice_id, type, body, created_at)
+  event as (${insertEventsFrom(sql`
     select live.event_id, inv.project_id, inv.id, 'invoice.created', live.event_body, inv.created_at
-    from inv join live on live.id = inv.id
+    from inv join live on live.id = inv.id`)}
   )
   select * from inv`,
 );

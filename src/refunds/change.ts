@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { newEvent } from '../events/body.js';
+import { insertEvents } from '../events/repository.js';
 import { ApiError } from '../http/errors.js';
-import { newEvent } from '../invoices/events.js';
 import { formatMoney, formatUnits, money } from '../money/money.js';
 import { REFUND_TOKEN_DECIMALS } from './amounts.js';
 import { type RefundAction, type RefundOutcome, type RefusedRule, stateOf, transition } from './lifecycle.js';
@@ -84,10 +85,9 @@ async function announce(
     token: refund.token,
     token_amount: formatUnits(money(refund.token_amount ?? '0'), Math.min(decimals, REFUND_TOKEN_DECIMALS)),
   };
-  await repo.insertEvent(
-    tx,
+  await insertEvents(tx, [
     newEvent(refund.project_id, refund.invoice_id, event.type, data, ctx.now, refund.livemode),
-  );
+  ]);
 }
 
 const REFUSALS: Record<RefusedRule, (status: string) => string> = {

@@ -1,6 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { InvoiceEvent } from '../invoices/events.js';
 import { liveKey } from '../merchants/repository.js';
 import type { RefundRow, RefundTable } from './refund.table.js';
 
@@ -207,20 +206,6 @@ export async function watchedUpTo(tx: Tx, network: string): Promise<string | nul
   const { rows } = await sql<{ block_number: string }>`
     select block_number::text as block_number from chain_cursors where network = ${network}`.execute(tx);
   return rows[0]?.block_number ?? null;
-}
-
-export async function insertEvent(tx: Tx, e: InvoiceEvent): Promise<void> {
-  await tx
-    .insertInto('events')
-    .values({
-      id: e.id,
-      project_id: e.projectId,
-      invoice_id: e.invoiceId,
-      type: e.type,
-      body: e.body,
-      created_at: e.createdAt,
-    })
-    .execute();
 }
 
 /** Which refunds a change is about: each kind is one probe of an index, whatever the table's size. */
