@@ -29,7 +29,8 @@ function outsideEvents(pattern: RegExp): string[] {
 }
 
 // Any statement that writes the table: Kysely's builders and raw SQL alike, any spacing or case.
-const WRITES = /(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"`]events['"`]|(insert\s+into|update|delete\s+from|merge\s+into)\s+events\b/i;
+const WRITES =
+  /(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"`]events['"`]|(insert\s+into|update|delete\s+from|merge\s+into)\s+events\b/i;
 const DEFINES_BODY = /(function|const)\s+(eventBody|newEvent)\b|created_at:\s*\S+,\s*livemode/;
 const DEFINES_TYPES = /['"]refund\.ready['"],\s*$|EVENT_TYPES\s*=/;
 

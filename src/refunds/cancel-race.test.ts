@@ -4,7 +4,7 @@ import { ADMIN_TOKEN, createInvoice, type Merchant, startTestApp, type TestApp }
 import { type DashboardUser, merchantWithOwner } from '../../test/dashboard.js';
 import { money, toTokenUnits } from '../money/money.js';
 import { changeRefunds, each } from './change.js';
-import { lockRefunds } from './repository.js';
+import { lockRefunds } from './lock.repository.js';
 import { recordRefundPayments, type WatchedNetwork } from './watch.js';
 
 /**
