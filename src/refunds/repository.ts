@@ -12,6 +12,12 @@ type Tx = Transaction<Database>;
  * The invoice a refund is made against, locked for the transaction: two refunds of one invoice, on
  * any instance, take turns, so each sees what the other refunded (the sum never exceeds what was
  * paid). `keyId`, for the merchant API: nothing is found unless the key is still live.
+ *
+ * FOR NO KEY UPDATE, not FOR UPDATE: it still makes refund changes of one invoice take turns (and
+ * wait for the invoice watcher's FOR UPDATE), but leaves free the FOR KEY SHARE that inserting a row
+ * naming the invoice takes (an event's foreign key). A refund watcher holding a refund's lock writes
+ * its `refund.confirmed` without waiting for a cancel that holds the invoice and waits for that
+ * refund: with FOR UPDATE the two deadlocked (found by cancel-race.test.ts on two instances).
  */
 export function lockInvoice(tx: Tx, projectId: string, invoiceId: string, keyId?: string) {
   let q = tx
@@ -33,7 +39,7 @@ export function lockInvoice(tx: Tx, projectId: string, invoiceId: string, keyId?
     .where('invoices.id', '=', invoiceId)
     .where('invoices.project_id', '=', projectId);
   if (keyId !== undefined) q = q.where(liveKey(keyId));
-  return q.forUpdate('invoices').executeTakeFirst();
+  return q.forNoKeyUpdate('invoices').executeTakeFirst();
 }
 
 export type LockedInvoice = NonNullable<Awaited<ReturnType<typeof lockInvoice>>>;
