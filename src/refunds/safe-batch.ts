@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { checksumAddress } from '../networks/evm-address.js';
-import type { Currency, Network, NetworkRegistry } from '../networks/network.js';
+import { type Currency, type Network, type NetworkRegistry, SANDBOX } from '../networks/network.js';
 import { owedUnits } from './amounts.js';
 import { readyOn } from './browse.repository.js';
 import type { RefundRow } from './refund.table.js';
@@ -110,6 +110,10 @@ function transferOf(r: RefundRow, network: Network): SafeTransaction[] {
 
 function evmNetwork(networks: NetworkRegistry, name: string): Network {
   const network = networks.get(name);
+  if (name === SANDBOX) {
+    const message = 'The sandbox has no chain and no Safe: no wallet pays its refunds';
+    throw ApiError.validation([{ in: 'query', field: 'network', rule: 'not_evm', message }]);
+  }
   if (!network) {
     throw ApiError.validation([
       { in: 'query', field: 'network', rule: 'enum', message: `No network is named ${name}` },
