@@ -39,13 +39,17 @@ export async function newRefund(app: FastifyInstance, m: Merchant) {
   return { invoiceId: inv.id as string, refundId: refund.id as string, claimUrl: refund.claim_url as string };
 }
 
-/** The payer's answer on the claim page: sandbox USDT to `address`. */
+/**
+ * The payer's answer on the claim page: sandbox USDT to `address`. Each from a payer of its own
+ * (another client address): the claim page's per-address limit (60 a minute) is not under test here.
+ */
 export const claim = (app: FastifyInstance, claimUrl: string, address: string) =>
   app.inject({
     method: 'POST',
     url: new URL(claimUrl).pathname,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({ method: 'sandbox:USDT', address }).toString(),
+    remoteAddress: `10.${[...randomBytes(3)].join('.')}`,
   });
 
 /** A refund claimed by a payer of its own: ready to send. */
