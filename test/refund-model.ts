@@ -15,17 +15,16 @@ export type Step =
   | { kind: 'buried' }
   | { kind: 'dropped' };
 
-export const steps = fc.array(
-  fc.oneof(
-    fc.constant<Step>({ kind: 'claim' }),
-    fc.constant<Step>({ kind: 'cancel' }),
-    fc.constant<Step>({ kind: 'relink' }),
-    fc.boolean().map<Step>((final) => ({ kind: 'paid', final })),
-    fc.constant<Step>({ kind: 'buried' }),
-    fc.constant<Step>({ kind: 'dropped' }),
-  ),
-  { maxLength: 12 },
+export const step = fc.oneof(
+  fc.constant<Step>({ kind: 'claim' }),
+  fc.constant<Step>({ kind: 'cancel' }),
+  fc.constant<Step>({ kind: 'relink' }),
+  fc.boolean().map<Step>((final) => ({ kind: 'paid', final })),
+  fc.constant<Step>({ kind: 'buried' }),
+  fc.constant<Step>({ kind: 'dropped' }),
 );
+
+export const steps = fc.array(step, { maxLength: 12 });
 
 type Status = 'awaiting_address' | 'ready' | 'sent' | 'confirmed' | 'canceled';
 

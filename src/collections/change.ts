@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { eventBody } from '../events/body.js';
 import { newId } from '../ids.js';
-import { eventBody } from '../invoices/events.js';
 import { gather, toCollection } from './collection.js';
 import type { CollectionRow } from './collection.table.js';
 import { type CollectionAction, type CollectionEventType, stateOf, transition } from './lifecycle.js';

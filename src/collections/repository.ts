@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { insertEvents } from '../events/repository.js';
 import type { CollectionRow, CollectorTable } from './collection.table.js';
 import type { CollectionState } from './lifecycle.js';
 
@@ -153,7 +154,7 @@ export async function contentsOf(db: Db, ids: readonly string[]) {
 
 /** A collection's event, in the outbox webhooks are delivered from (no invoice: it is the project's). */
 export async function saveCollectionEvent(
-  db: Db,
+  db: Transaction<Database>,
   e: {
     id: string;
     projectId: string;
@@ -162,17 +163,9 @@ export async function saveCollectionEvent(
     at: Date;
   },
 ): Promise<void> {
-  await db
-    .insertInto('events')
-    .values({
-      id: e.id,
-      project_id: e.projectId,
-      invoice_id: null,
-      type: e.type,
-      body: e.body,
-      created_at: e.at,
-    })
-    .execute();
+  await insertEvents(db, [
+    { id: e.id, projectId: e.projectId, invoiceId: null, type: e.type, body: e.body, createdAt: e.at },
+  ]);
 }
 
 export async function saveCollectorState(db: Db, row: CollectorTable): Promise<void> {

@@ -5,7 +5,7 @@ import { invoiceDetail, invoicePage } from '../invoices/browse.js';
 import { invoiceCsv } from '../invoices/csv.js';
 import { toInvoice } from '../invoices/invoice.js';
 import { INVOICE_STATUSES } from '../invoices/status.js';
-import { leftToRefund, refundsOfInvoice } from '../refunds/service.js';
+import { leftToRefund, refundsOfInvoice } from '../refunds/browse.js';
 import { deliveriesOf, resendInvoiceEvent } from '../webhooks/service.js';
 import { change } from './actor.js';
 import { requireOwner } from './guard.js';

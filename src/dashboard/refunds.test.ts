@@ -67,6 +67,17 @@ describe('refunds in the dashboard', () => {
         `^sandbox,USDT,${ADDRESS},12.00,ref_[A-Za-z0-9]+,${id},12.00,USDT,2026-11-23T10:00:00.000Z$`,
       ),
     );
+    // A Safe batch is for EVM networks only: none is offered for the sandbox, and one asked for is refused.
+    expect(waiting.body).not.toContain('Safe batch');
+    const safe = (network: string) => owner.get(`/dashboard/refunds/export.safe.json?network=${network}`);
+    for (const [network, message] of [
+      ['sandbox', 'The sandbox has no chain and no Safe'],
+      ['nowhere', 'No network is named nowhere'],
+    ]) {
+      const res = await safe(network as string);
+      expect(res.statusCode).toBe(422);
+      expect(res.body).toContain(message);
+    }
     const team = await owner.get('/dashboard/team');
     expect(team.body).toContain('refund.created');
   });

@@ -16,6 +16,8 @@ import { invoiceRoutes } from './invoices.routes.js';
 import { keyRoutes } from './keys.routes.js';
 import { sendOnce } from './once.js';
 import { overviewRoutes } from './overview.routes.js';
+import { refundActionRoutes } from './refund-actions.routes.js';
+import { waitingRefundRoutes } from './refund-waiting.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 import { sessionRoutes } from './session.routes.js';
 import { settingsRoutes } from './settings.routes.js';
@@ -66,6 +68,8 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await signedIn.register(overviewRoutes);
     await signedIn.register(invoiceRoutes);
     await signedIn.register(refundRoutes);
+    await signedIn.register(refundActionRoutes);
+    await signedIn.register(waitingRefundRoutes);
     await signedIn.register(keyRoutes);
     await signedIn.register(webhookRoutes);
     await signedIn.register(collectionRoutes);

@@ -1,3 +1,4 @@
+import type { InvoiceEventType } from '../events/catalogue.js';
 import { type Money, remainder, sum } from '../money/money.js';
 import type { FailureReason, InvoiceStatus, PaymentStatus } from './status.js';
 
@@ -8,13 +9,8 @@ import type { FailureReason, InvoiceStatus, PaymentStatus } from './status.js';
 
 export const LATE_PAYMENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-export type EventType =
-  | 'invoice.payment_detected'
-  | 'invoice.payment_unaccepted'
-  | 'invoice.payment_after_close'
-  | 'invoice.paid'
-  | 'invoice.expired'
-  | 'invoice.failed';
+/** What the lifecycle announces: every invoice event but `invoice.created`, which creating writes. */
+export type EventType = Exclude<InvoiceEventType, 'invoice.created'>;
 
 /** Where a chain source saw a payment: it finds the payment again by block to confirm or reverse it. */
 export interface BlockRef {

@@ -1,7 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { FamilyName } from '../networks/family.js';
-import type { InvoiceEvent } from './events.js';
 import type { InvoiceRow, OfferedMethod, PaymentRow } from './invoice.table.js';
 
 type Tx = Transaction<Database>;
@@ -111,18 +110,6 @@ export async function saveInvoices(tx: Tx, rows: InvoiceRow[]): Promise<void> {
       as v(id, status, network, pay_address, paid_at, tx_hash, paid_late, failure_reason, amount_paid,
            amount_after_close, due_at, open_until, updated_at)
     where invoices.id = v.id`.execute(tx);
-}
-
-/** Appends events to the outbox; the database fans them out to webhook deliveries (migration 0005). */
-export async function saveEvents(tx: Tx, events: InvoiceEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const col = <K extends keyof InvoiceEvent>(k: K) => events.map((e) => e[k]);
-  await sql`
-    insert into events (id, project_id, invoice_id, type, body, created_at)
-    select * from unnest(${col('id')}::text[], ${col('projectId')}::text[], ${col('invoiceId')}::text[],
-                         ${col('type')}::text[], ${col('body')}::text[], ${col('createdAt')}::timestamptz[])`.execute(
-    tx,
-  );
 }
 
 /**

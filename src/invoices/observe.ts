@@ -1,8 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { newEvent, type OutboxEvent } from '../events/body.js';
+import { insertEvents } from '../events/repository.js';
 import { currencyDecimals } from '../money/currencies.js';
 import { formatMoney, type Money, money } from '../money/money.js';
-import { type InvoiceEvent, newEvent } from './events.js';
 import { type RefundRecord, toInvoice } from './invoice.js';
 import type { InvoiceRow, PaymentRow } from './invoice.table.js';
 import {
@@ -175,7 +176,7 @@ async function locked(tx: Transaction<Database>, ids: string[]): Promise<Map<str
 class Changes {
   private readonly invoices = new Map<string, InvoiceRow>();
   private readonly payments = new Map<string, PaymentRow>();
-  private readonly events: InvoiceEvent[] = [];
+  private readonly events: OutboxEvent[] = [];
 
   constructor(private readonly ctx: ObserveContext) {}
 
@@ -207,10 +208,10 @@ class Changes {
   async save(tx: Transaction<Database>): Promise<void> {
     await repo.savePayments(tx, [...this.payments.values()]);
     await repo.saveInvoices(tx, [...this.invoices.values()]);
-    await repo.saveEvents(tx, this.events);
+    await insertEvents(tx, this.events);
   }
 
-  private toEvent(row: InvoiceRow, e: Emitted, refunds: readonly RefundRecord[]): InvoiceEvent {
+  private toEvent(row: InvoiceRow, e: Emitted, refunds: readonly RefundRecord[]): OutboxEvent {
     const data: Record<string, unknown> = {
       invoice: toInvoice(
         toRow(row, e.state, this.ctx.now),

@@ -4,8 +4,9 @@ import { isDatabaseUnavailable } from '../db/errors.js';
 import { type GroupCommit, groupCommit, type Settled, writeEachOnFailure } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
 import { executePrepared, type Placeholders, statement } from '../db/statement.js';
+import type { OutboxEvent } from '../events/body.js';
+import { insertEventsFrom } from '../events/repository.js';
 import { liveKey } from '../merchants/repository.js';
-import type { InvoiceEvent } from './events.js';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.js';
 import type { PaymentRecord, RefundRecord } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
@@ -30,7 +31,7 @@ export interface NewInvoice {
     | 'tx_hash'
     | 'failure_reason'
   >;
-  created: InvoiceEvent;
+  created: OutboxEvent;
   /** The caller's API key: nothing is written unless it is still live (see merchants/authenticate.ts). */
   keyId: string;
   claim?: IdempotencyClaim | undefined;
@@ -110,19 +111,6 @@ function inputRow(n: NewInvoice) {
 }
 
 /**
- * The `invoice.created` events of the invoices the create statement wrote: the event row's shape, kept
- * apart so that the one writer of `events` can own it. `written` has each written invoice's `id`,
- * `input` its event's `event_id`, `event_body`, `project_id` and `created_at`.
- */
-function createdEvents(written: RawBuilder<unknown>, input: RawBuilder<unknown>) {
-  return sql`
-    insert into events (id, project_id, invoice_id, type, body, created_at)
-    select ${input}.event_id, ${input}.project_id, ${written}.id, 'invoice.created', ${input}.event_body,
-           ${input}.created_at
-    from ${written} join ${input} on ${input}.id = ${written}.id`;
-}
-
-/**
  * Creating invoices is one statement, for one invoice or a batch of them (group commit, below): one
  * round trip and one commit, and the outbox is never out of step with the invoices. For each row the
  * caller's API key must still be live; its idempotency key, when it has one, is claimed; then the
@@ -171,7 +159,10 @@ const insertStatement = statement(
     where idempotency_key is null or id in (select invoice_id from claim)
     returning id
   ),
-  event as (${createdEvents(sql.ref('inv'), sql.ref('live'))})
+  event as (${insertEventsFrom(sql`
+    select live.event_id, live.project_id, inv.id, 'invoice.created', live.event_body, live.created_at
+    from inv join live on live.id = inv.id`)}
+  )
   select id from inv`,
 );
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { newEvent } from '../events/body.js';
 import { FACTORY_ADDRESS, forwarderAddress } from '../forwarders/address.js';
 import { invoiceSalt } from '../forwarders/salt.js';
 import { ApiError } from '../http/errors.js';
@@ -15,7 +16,6 @@ import type { NetworkRegistry } from '../networks/network.js';
 import type { RateBook } from '../rates/book.js';
 import { RateUnavailableError } from '../rates/errors.js';
 import type { Watching } from '../watch/watched.js';
-import { newEvent } from './events.js';
 import { requestFingerprint, reusedKeyError } from './idempotency.js';
 import { type Invoice, toInvoice } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';

@@ -11,7 +11,7 @@ import {
 import { idempotencyKeyFormat } from '../invoices/idempotency.js';
 import { cancelRefund, newClaimLink } from './actions.js';
 import { RefundSchema } from './refund.js';
-import { requester } from './routes.js';
+import { requester } from './requester.js';
 
 const Params = Type.Object({
   invoice: PathId('inv', 'No refund with this id', 'The invoice id, inv_…'),
@@ -40,50 +40,46 @@ const answer = (description: string) => ({
   ...errorResponses(...AUTHENTICATED_ERRORS),
 });
 
+const common = { tags: ['Refunds'], params: Params, headers: Headers, body: NoBody };
+
+const cancelSchema = {
+  ...common,
+  operationId: 'cancelRefund',
+  summary: 'Cancel a refund',
+  description:
+    'Only a refund `awaiting_address` or `ready`: its claim link stops working and its amount can be refunded again. Once its transfer is seen (`sent`), or confirmed, VALIDATION_ERROR rule `not_cancelable`.',
+  response: answer('The refund, canceled'),
+};
+
+const claimLinkSchema = {
+  ...common,
+  operationId: 'newRefundClaimLink',
+  summary: 'Make a new claim link for a refund',
+  description:
+    'For a lost link, while the refund is `awaiting_address`: the answer shows a new `claim_url` (only there) and the old link stops working. Once the payer gave an address, VALIDATION_ERROR rule `not_awaiting_address`.',
+  response: answer('The refund, with its new claim link'),
+};
+
 /** What a merchant does to a refund once made (contract §22): the dashboard calls the same functions. */
 export const refundActionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const schema = { tags: ['Refunds'], params: Params, headers: Headers, body: NoBody };
-
-  app.post(
-    '/invoices/:invoice/refunds/:refund/cancel',
-    {
-      schema: {
-        ...schema,
-        operationId: 'cancelRefund',
-        summary: 'Cancel a refund',
-        description:
-          'Only a refund `awaiting_address` or `ready`: its claim link stops working and its amount can be refunded again. Once its transfer is seen (`sent`), or confirmed, VALIDATION_ERROR rule `not_cancelable`.',
-        response: answer('The refund, canceled'),
-      },
-    },
-    async (request, reply) => {
-      const { invoice, refund: refundId } = request.params;
-      const key = request.headers['idempotency-key'];
-      const who = requester(request.principal);
-      const { refund, replayed } = await cancelRefund(
-        app.db,
-        who,
-        { invoiceId: invoice, refundId },
-        app.clock(),
-        key,
-      );
-      if (replayed) reply.header('Idempotent-Replayed', 'true');
-      return ok(request, 'Refund canceled', { refund });
-    },
-  );
+  app.post('/invoices/:invoice/refunds/:refund/cancel', { schema: cancelSchema }, async (request, reply) => {
+    const { invoice, refund: refundId } = request.params;
+    const key = request.headers['idempotency-key'];
+    const who = requester(request.principal);
+    const { refund, replayed } = await cancelRefund(
+      app.db,
+      who,
+      { invoiceId: invoice, refundId },
+      app.clock(),
+      key,
+    );
+    if (replayed) reply.header('Idempotent-Replayed', 'true');
+    return ok(request, 'Refund canceled', { refund });
+  });
 
   app.post(
     '/invoices/:invoice/refunds/:refund/claim-link',
-    {
-      schema: {
-        ...schema,
-        operationId: 'newRefundClaimLink',
-        summary: 'Make a new claim link for a refund',
-        description:
-          'For a lost link, while the refund is `awaiting_address`: the answer shows a new `claim_url` (only there) and the old link stops working. Once the payer gave an address, VALIDATION_ERROR rule `not_awaiting_address`.',
-        response: answer('The refund, with its new claim link'),
-      },
-    },
+    { schema: claimLinkSchema },
     async (request, reply) => {
       const { invoice, refund: refundId } = request.params;
       const ctx = { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl };

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { type Actor, type AuditAction, audit, type Change } from '../audit/audit.js';
+import { type AuditAction, audit } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { IDEMPOTENCY_RETENTION_MS, reusedKeyError } from '../invoices/idempotency.js';
 import { changeRefunds, each, type LockedRefund, type Plan } from './change.js';
 import { newClaimToken } from './claim-token.js';
+import { claimKey, refundOfKey } from './idempotency.repository.js';
+import { lockInvoiceOfRefund, lockRefunds, type RefundTarget } from './lock.repository.js';
 import { type Refund, toRefund } from './refund.js';
-import * as repo from './repository.js';
-import type { RefundContext, Requester } from './service.js';
+import { lockInvoice } from './repository.js';
+import { changeOf, keyOf, notFoundFor, type RefundContext, type Requester } from './requester.js';
 
 /**
  * What a merchant does to a refund once made (contract §22), from the merchant API and the dashboard
@@ -66,8 +68,8 @@ export function newClaimLink(
   });
 }
 
-async function asIs(tx: Transaction<Database>, target: repo.RefundTarget) {
-  const [row] = await repo.lockRefunds(tx, target);
+async function asIs(tx: Transaction<Database>, target: RefundTarget) {
+  const [row] = await lockRefunds(tx, target);
   return row && { row, claimUrl: null };
 }
 
@@ -80,7 +82,7 @@ interface Act {
 
 type Work = (
   tx: Transaction<Database>,
-  target: repo.RefundTarget & { kind: 'one' },
+  target: RefundTarget & { kind: 'one' },
   replaying: boolean,
 ) => Promise<{ row: LockedRefund; claimUrl: string | null } | undefined>;
 
@@ -93,14 +95,14 @@ async function act(db: Kysely<Database>, who: Requester, ref: RefundRef, what: A
     const invoice = await lockedInvoice(tx, who, ref);
     if (!invoice) return undefined;
     const earlier =
-      what.key === undefined ? undefined : await repo.refundOfKey(tx, who.projectId, what.key, since);
+      what.key === undefined ? undefined : await refundOfKey(tx, who.projectId, what.key, since);
     if (earlier && earlier.request_hash !== fingerprint) throw reusedKeyError('refund');
     const result = await work(tx, target, earlier !== undefined);
     if (!result) return undefined;
     if (earlier) return { ...result, replayed: true };
     const claimed =
       what.key === undefined ||
-      (await repo.claimKey(tx, {
+      (await claimKey(tx, {
         projectId: who.projectId,
         key: what.key,
         requestHash: fingerprint,
@@ -119,7 +121,7 @@ async function act(db: Kysely<Database>, who: Requester, ref: RefundRef, what: A
     return { ...result, replayed: false };
   });
   if (!done) {
-    if (who.kind === 'api') await who.confirm();
+    await notFoundFor(who);
     throw ApiError.notFound('No refund with this id');
   }
   const refund: Refund = toRefund(done.row, done.row.rate !== null, done.claimUrl);
@@ -127,15 +129,8 @@ async function act(db: Kysely<Database>, who: Requester, ref: RefundRef, what: A
 }
 
 function lockedInvoice(tx: Transaction<Database>, who: Requester, ref: RefundRef) {
-  if (ref.invoiceId === undefined) return repo.lockInvoiceOfRefund(tx, who.projectId, ref.refundId);
-  return repo.lockInvoice(tx, who.projectId, ref.invoiceId, who.kind === 'api' ? who.keyId : undefined);
-}
-
-/** Who is audited: the dashboard's user, or the merchant API's key (by its public id, never its secret). */
-function changeOf(who: Requester, now: Date): Change {
-  if (who.kind === 'dashboard') return who.change;
-  const actor: Actor = { id: null, email: `api_key:${who.keyId}` };
-  return { actor, now };
+  if (ref.invoiceId === undefined) return lockInvoiceOfRefund(tx, who.projectId, ref.refundId);
+  return lockInvoice(tx, who.projectId, ref.invoiceId, keyOf(who));
 }
 
 const hash = (parts: unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('base64url');

@@ -46,3 +46,11 @@ export function refundTokens(amount: Money, rate: LockedRate | null, decimals: n
   if (!value) throw new Error('a locked rate is not a positive decimal');
   return tokenAmount(amount, value, precision);
 }
+
+/**
+ * What the transfer paying a ready refund carries, in the token's smallest units: what the watcher
+ * matches (watch.ts) and what the batch files ask the merchant's wallet to send (safe-batch.ts).
+ */
+export function owedUnits(tokenAmount: string, decimals: number): bigint {
+  return toTokenUnits(money(tokenAmount), decimals);
+}

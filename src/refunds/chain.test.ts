@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { getAddress } from 'viem';
+import { encodeFunctionData, erc20Abi, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMerchant, type Merchant, manualClock, startTestApp, type TestApp } from '../../test/app.js';
 import { TEST_XPUB, TRON_TEST_XPUB } from '../../test/chain/wallet.js';
@@ -17,8 +17,10 @@ import {
   TRON_LOCAL,
   tronNetworkEnv,
 } from '../../test/chain-app.js';
+import { inviteAndAccept, signIn } from '../../test/dashboard.js';
 import { eventually } from '../../test/webhooks.js';
 import { money, toTokenUnits } from '../money/money.js';
+import { safeChecksum } from './safe-checksum.js';
 
 // Refunds end to end on one Hardhat node, watched twice: as an EVM network (`localchain`, 3
 // confirmations) and as TRON's Nile (T-addresses, 19 confirmations). A payer pays an invoice from
@@ -246,5 +248,85 @@ describe('a reorganisation', () => {
     await chain.mine(2);
     await eventually(async () => (await refundOf(evm, invoiceId, r.id)).status === 'confirmed', 15_000);
     expect((await refundOf(evm, invoiceId, r.id)).tx_hash).toBe(again);
+  });
+});
+
+describe('a Safe batch from the dashboard (contract §22)', () => {
+  test('the ready refunds of the network as one Transaction Builder file; its transfers in one transaction confirm them all', async () => {
+    await inviteAndAccept(t.app, evm.accountId, 'safe@shop.example');
+    const owner = await signIn(t.app, 'safe@shop.example');
+    const invoiceId = await paidInvoice(evm, '9.00', 3, LOCAL);
+    const [one, two] = [getAddress(chain.accounts[10] as Address), getAddress(chain.accounts[11] as Address)];
+    const ready = async (amount: string, payer: string) => {
+      clock.advance(1000); // oldest first, in the file as in the matching
+      const r = (await refund(evm, invoiceId, { amount })).json().data.refund;
+      expect((await claim(r.claim_url, `${LOCAL}:USDT`, payer)).statusCode).toBe(303);
+      return r.id as string;
+    };
+    const ids = [await ready('1.25', one), await ready('2.50', one), await ready('3.00', two)];
+    await synced();
+    expect((await owner.get('/dashboard/refunds')).body).toContain('Safe batch for Local chain');
+
+    const res = await owner.get(`/dashboard/refunds/export.safe.json?network=${LOCAL}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="refunds-ready-localchain-.*\.safe\.json"$/,
+    );
+    const file = JSON.parse(res.body);
+    const { checksum, ...meta } = file.meta;
+    // What Safe's Transaction Builder checks on import: the checksum of the file without it.
+    expect(checksum).toBe(safeChecksum({ ...file, meta }));
+    expect(file).toMatchObject({ version: '1.0', chainId: String(chain.chainId) });
+    expect(file.meta.description).toContain(ids.join(', '));
+    const token = getAddress(tokens.usdt);
+    const transfer = (to: string, value: string) => ({
+      to: token,
+      value: '0',
+      data: null,
+      contractMethod: {
+        inputs: [
+          { internalType: 'address', name: 'to', type: 'address' },
+          { internalType: 'uint256', name: 'value', type: 'uint256' },
+        ],
+        name: 'transfer',
+        payable: false,
+      },
+      contractInputsValues: { to, value },
+    });
+    // Atomic units of the 6-decimal token, oldest refund first.
+    expect(file.transactions).toEqual([
+      transfer(one, '1250000'),
+      transfer(one, '2500000'),
+      transfer(two, '3000000'),
+    ]);
+    // Each entry encodes, as the Transaction Builder encodes it, the standard ERC-20 transfer call.
+    for (const tx of file.transactions) {
+      const method = { ...tx.contractMethod, type: 'function', outputs: [], stateMutability: 'nonpayable' };
+      const args = [tx.contractInputsValues.to, BigInt(tx.contractInputsValues.value)] as const;
+      expect(encodeFunctionData({ abi: [method], functionName: 'transfer', args })).toBe(
+        encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args }),
+      );
+    }
+
+    // The merchant's wallet sends the file's transfers in one transaction, as a Safe's MultiSend does.
+    const batch = await chain.batchTransfer(
+      token,
+      file.transactions.map((tx: { contractInputsValues: { to: Address } }) => tx.contractInputsValues.to),
+      file.transactions.map((tx: { contractInputsValues: { value: string } }) =>
+        BigInt(tx.contractInputsValues.value),
+      ),
+      chain.accounts[2] as Address,
+    );
+    await chain.mine(2);
+    for (const id of ids) {
+      await eventually(async () => (await refundOf(evm, invoiceId, id)).status === 'confirmed', 15_000);
+      expect((await refundOf(evm, invoiceId, id)).tx_hash).toBe(batch);
+    }
+    const none = await owner.get(`/dashboard/refunds/export.safe.json?network=${LOCAL}`);
+    expect(none.statusCode).toBe(422);
+    expect(none.body).toContain('No refund is ready to send on Local chain');
+    const tron = await owner.get(`/dashboard/refunds/export.safe.json?network=${TRON_LOCAL}`);
+    expect(tron.statusCode).toBe(422);
+    expect(tron.body).toContain('not an EVM network');
   });
 });

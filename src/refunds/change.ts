@@ -1,12 +1,14 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { newEvent } from '../events/body.js';
+import { insertEvents } from '../events/repository.js';
 import { ApiError } from '../http/errors.js';
-import { newEvent } from '../invoices/events.js';
 import { formatMoney, formatUnits, money } from '../money/money.js';
 import { REFUND_TOKEN_DECIMALS } from './amounts.js';
 import { type RefundAction, type RefundOutcome, type RefusedRule, stateOf, transition } from './lifecycle.js';
+import * as locks from './lock.repository.js';
 import { toRefund } from './refund.js';
-import * as repo from './repository.js';
+import { addRefunded } from './repository.js';
 
 /**
  * The one code path that changes a refund (contract §22): lock the refunds (and, where money moves,
@@ -16,7 +18,7 @@ import * as repo from './repository.js';
  * does to a refund is decided here, from the row as it stands, never from a copy read earlier.
  */
 
-export type LockedRefund = repo.LockedRefund;
+export type LockedRefund = locks.LockedRefund;
 
 export interface Changed {
   before: LockedRefund;
@@ -46,24 +48,24 @@ export const each =
 
 export async function changeRefunds(
   tx: Transaction<Database>,
-  target: repo.RefundTarget,
+  target: locks.RefundTarget,
   plan: Plan,
   ctx: ChangeContext,
 ): Promise<Changed[]> {
   // A cancel moves money (the invoice's amount_refunded): the invoice is locked before the refund,
   // the order refund creates take, so the two never deadlock. A watcher moves no money and locks
   // only refunds, after the invoices its own payments locked.
-  if (target.kind === 'one') await repo.lockInvoiceOfRefund(tx, target.projectId, target.refundId);
-  const locked = await repo.lockRefunds(tx, target);
+  if (target.kind === 'one') await locks.lockInvoiceOfRefund(tx, target.projectId, target.refundId);
+  const locked = await locks.lockRefunds(tx, target);
   const changed: Changed[] = [];
   for (const [before, action] of await plan(locked, tx)) {
     const outcome = transition(stateOf(before), action, ctx.now);
     if (outcome.refused) throw refusal(outcome.refused, before.status);
     if (!outcome.changed) continue;
-    const saved = await repo.saveRefund(tx, before.id, outcome.state);
+    const saved = await locks.saveRefund(tx, before.id, outcome.state);
     const after = { ...before, ...saved };
     if (outcome.released) {
-      await repo.addRefunded(tx, before.invoice_id, `-${formatMoney(money(before.amount))}`, ctx.now);
+      await addRefunded(tx, before.invoice_id, `-${formatMoney(money(before.amount))}`, ctx.now);
     }
     if (outcome.event) await announce(tx, after, outcome.event, ctx);
     changed.push({ before, after, outcome });
@@ -84,10 +86,9 @@ async function announce(
     token: refund.token,
     token_amount: formatUnits(money(refund.token_amount ?? '0'), Math.min(decimals, REFUND_TOKEN_DECIMALS)),
   };
-  await repo.insertEvent(
-    tx,
+  await insertEvents(tx, [
     newEvent(refund.project_id, refund.invoice_id, event.type, data, ctx.now, refund.livemode),
-  );
+  ]);
 }
 
 const REFUSALS: Record<RefusedRule, (status: string) => string> = {

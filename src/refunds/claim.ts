@@ -8,9 +8,9 @@ import type { NetworkRegistry } from '../networks/network.js';
 import { type AddressFamily, checkRefundAddress } from './address.js';
 import { REFUND_TOKEN_DECIMALS, refundTokens } from './amounts.js';
 import { changeRefunds, type Plan } from './change.js';
+import * as repo from './claim.repository.js';
 import { hashClaimToken, looksLikeClaimToken } from './claim-token.js';
 import type { RefundAction } from './lifecycle.js';
-import * as repo from './repository.js';
 
 export type ClaimView = repo.ClaimRow;
 

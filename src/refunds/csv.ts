@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { csvCell } from '../invoices/csv.js';
 import { formatMoney, money } from '../money/money.js';
-import * as repo from './repository.js';
+import * as repo from './browse.repository.js';
 
 /**
  * The refunds ready to send, as CSV for a batch payout from a treasury tool (a Safe's CSV airdrop, an

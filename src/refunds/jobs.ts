@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { IDEMPOTENCY_RETENTION_MS } from '../invoices/idempotency.js';
 import type { Job } from '../jobs/job.js';
-import { purgeKeys } from './repository.js';
+import { purgeKeys } from './idempotency.repository.js';
 
 /** Refund creates' Idempotency-Keys, kept 24 h as invoices' are (contract §4), then purged. */
 export function refundKeyPurgeJob({ db, clock }: { db: Kysely<Database>; clock: () => Date }): Job {

@@ -5,7 +5,7 @@ import { type RefundState, transition } from './lifecycle.js';
 
 // Model-based: random sequences of claims, cancels, new links, transfers seen, buried and reorganised
 // away, replayed against the pure state machine and a reference model written from the contract.
-// change.model.test.ts replays them through the one writer and the database.
+// change.model.test.ts replays them through the one writer and the database, on one and two instances.
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 

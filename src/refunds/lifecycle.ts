@@ -1,3 +1,4 @@
+import type { RefundEventType } from '../events/catalogue.js';
 import type { RefundRow, RefundStatus } from './refund.table.js';
 
 /**
@@ -55,8 +56,6 @@ export type RefundAction =
   | { kind: 'buried' }
   /** A reorganisation dropped the block of its transfer: it waits for one again. */
   | { kind: 'dropped' };
-
-export type RefundEventType = 'refund.ready' | 'refund.confirmed';
 
 export type RefusedRule = 'not_cancelable' | 'not_awaiting_address';
 

@@ -9,9 +9,10 @@ import {
   Success,
 } from '../http/schemas.js';
 import { idempotencyKeyFormat } from '../invoices/idempotency.js';
-import type { Principal } from '../merchants/authenticate.js';
+import { listRefunds } from './browse.js';
+import { createRefund } from './create.js';
 import { NewRefundSchema, RefundSchema } from './refund.js';
-import * as service from './service.js';
+import { requester } from './requester.js';
 
 const CreateRefundHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -29,57 +30,45 @@ const InvoiceParams = Type.Object({
 
 const RefundRef = Type.Ref(RefundSchema);
 
-export const requester = (p: Principal): service.Requester => ({
-  kind: 'api',
-  projectId: p.projectId,
-  keyId: p.keyId,
-  confirm: () => p.confirm(),
-});
+const createSchema = {
+  operationId: 'createRefund',
+  summary: 'Refund a paid or failed invoice',
+  description:
+    "Creates a refund awaiting the payer's address; send an Idempotency-Key to retry safely. Send the payer its `claim_url` (shown only in this answer): they choose a method and give an address, the refund becomes `ready`, you send it from your own wallet, and Paydesk confirms it on chain. Refunds of an invoice never add up to more than its `amount_paid`; the invoice keeps its status.",
+  tags: ['Refunds'],
+  params: InvoiceParams,
+  headers: CreateRefundHeaders,
+  body: NewRefundSchema,
+  response: {
+    201: Success(
+      Type.Object({ refund: RefundRef }),
+      'The refund, with its claim link (the only time it is shown; a replay shows a new one)',
+      {
+        'Idempotent-Replayed': Type.Literal('true', {
+          description: 'Sent only when an earlier request with the same Idempotency-Key made the refund',
+        }),
+        ...RATE_LIMIT_HEADERS,
+      },
+    ),
+    ...errorResponses(...AUTHENTICATED_ERRORS),
+  },
+};
 
 /** The merchant API's refunds of an invoice (contract §18). */
 export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(
-    '/invoices/:invoice/refunds',
-    {
-      schema: {
-        operationId: 'createRefund',
-        summary: 'Refund a paid or failed invoice',
-        description:
-          "Creates a refund awaiting the payer's address; send an Idempotency-Key to retry safely. Send the payer its `claim_url` (shown only in this answer): they choose a method and give an address, the refund becomes `ready`, you send it from your own wallet, and Paydesk confirms it on chain. Refunds of an invoice never add up to more than its `amount_paid`; the invoice keeps its status.",
-        tags: ['Refunds'],
-        params: InvoiceParams,
-        headers: CreateRefundHeaders,
-        body: NewRefundSchema,
-        response: {
-          201: Success(
-            Type.Object({ refund: RefundRef }),
-            'The refund, with its claim link (the only time it is shown; a replay shows a new one)',
-            {
-              'Idempotent-Replayed': Type.Literal('true', {
-                description:
-                  'Sent only when an earlier request with the same Idempotency-Key made the refund',
-              }),
-              ...RATE_LIMIT_HEADERS,
-            },
-          ),
-          ...errorResponses(...AUTHENTICATED_ERRORS),
-        },
-      },
-    },
-    async (request, reply) => {
-      const { refund, replayed } = await service.createRefund(
-        app.db,
-        requester(request.principal),
-        request.params.invoice,
-        request.body ?? {},
-        { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl },
-        request.headers['idempotency-key'],
-      );
-      reply.code(201);
-      if (replayed) reply.header('Idempotent-Replayed', 'true');
-      return ok(request, 'Refund created', { refund });
-    },
-  );
+  app.post('/invoices/:invoice/refunds', { schema: createSchema }, async (request, reply) => {
+    const { refund, replayed } = await createRefund(
+      app.db,
+      requester(request.principal),
+      request.params.invoice,
+      request.body ?? {},
+      { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl },
+      request.headers['idempotency-key'],
+    );
+    reply.code(201);
+    if (replayed) reply.header('Idempotent-Replayed', 'true');
+    return ok(request, 'Refund created', { refund });
+  });
 
   app.get(
     '/invoices/:invoice/refunds',
@@ -97,7 +86,7 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const refunds = await service.listRefunds(app.db, requester(request.principal), request.params.invoice);
+      const refunds = await listRefunds(app.db, requester(request.principal), request.params.invoice);
       return ok(request, 'Refunds', refunds);
     },
   );

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { money, toTokenUnits } from '../money/money.js';
+import { owedUnits } from './amounts.js';
 import { type ChangeContext, changeRefunds, each, type LockedRefund, type Plan } from './change.js';
 import { type DueRefund, matchTransfers } from './match.js';
 
@@ -65,7 +65,7 @@ function due(row: LockedRefund, network: WatchedNetwork): Array<DueRefund & { ro
       createdAt: row.created_at,
       address: row.address,
       token: token.address,
-      units: toTokenUnits(money(row.token_amount), token.decimals),
+      units: owedUnits(row.token_amount, token.decimals),
       afterBlock: row.after_block === null ? null : BigInt(row.after_block),
     },
   ];

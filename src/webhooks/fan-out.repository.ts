@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { TEST_EVENT_TYPE } from './webhook.js';
+import { TEST_EVENT_TYPE } from '../events/catalogue.js';
 
 type Db = Kysely<Database>;
 

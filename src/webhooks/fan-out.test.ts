@@ -9,8 +9,8 @@ import {
   type TestApp,
 } from '../../test/app.js';
 import { fanOutUntil } from '../../test/webhooks.js';
+import { TEST_EVENT_TYPE } from '../events/catalogue.js';
 import { fanOut } from './fan-out.js';
-import { TEST_EVENT_TYPE } from './webhook.js';
 
 /** The fan-out rule (which endpoints receive an event), through the real database. */
 describe('fanOut, on the database', () => {

@@ -1,7 +1,6 @@
 import type { Insertable } from 'kysely';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { TEST_EVENT_TYPE } from './webhook.js';
 import type { WebhookEndpointTable } from './webhook.table.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -173,26 +172,21 @@ export function rollSecret(db: Db, id: string, secret: string, overlapUntil: Dat
     .executeTakeFirst();
 }
 
-/** A test event for one endpoint: the fan-out never sends webhook.test anywhere, so its delivery is queued here. */
-export async function insertTestEvent(
-  db: Db,
-  event: { id: string; project_id: string; body: string; created_at: Date },
-  endpointId: string,
-) {
-  await db
-    .insertInto('events')
-    .values({ ...event, invoice_id: null, type: TEST_EVENT_TYPE })
-    .execute();
+/**
+ * The delivery of a test event to its one endpoint: the fan-out never sends webhook.test anywhere,
+ * so its delivery is queued here, beside the event (src/events writes the event).
+ */
+export async function queueTestDelivery(db: Db, eventId: string, endpointId: string, at: Date) {
   await db
     .insertInto('webhook_deliveries')
     .values({
-      event_id: event.id,
+      event_id: eventId,
       endpoint_id: endpointId,
       status: 'pending',
-      next_attempt_at: event.created_at,
+      next_attempt_at: at,
       locked_until: null,
-      created_at: event.created_at,
-      updated_at: event.created_at,
+      created_at: at,
+      updated_at: at,
     })
     .execute();
 }

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import { audit, type Change } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
+import { newEvent } from '../events/body.js';
+import { TEST_EVENT_TYPE, type EventType as WebhookEventType } from '../events/catalogue.js';
+import { insertEvents } from '../events/repository.js';
 import { ApiError } from '../http/errors.js';
 import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import { findInvoiceEvent } from '../invoices/browse.js';
-import { eventBody, type EventType as WebhookEventType } from '../invoices/events.js';
 import { findProject } from '../merchants/service.js';
 import { livemodeOf } from '../networks/livemode.js';
 import type { NetworkRegistry } from '../networks/network.js';
@@ -14,7 +16,6 @@ import * as deliveries from './delivery.repository.js';
 import { eventsWrittenSoFar } from './fan-out.repository.js';
 import * as repo from './repository.js';
 import { newSigningSecret } from './signing.js';
-import { TEST_EVENT_TYPE } from './webhook.js';
 
 export interface NewEndpoint {
   url: string;
@@ -168,21 +169,13 @@ export async function sendTestEvent(
   change: Change,
 ) {
   const now = change.now;
-  const id = newId('evt');
   const project = await findProject(db, endpoint.project_id);
-  const body = eventBody({
-    id,
-    type: TEST_EVENT_TYPE,
-    createdAt: now,
-    livemode: livemodeOf(networks, project.payment_methods),
-    data: { endpoint_id: endpoint.id, message: 'A test event from the Paydesk dashboard' },
-  });
+  const data = { endpoint_id: endpoint.id, message: 'A test event from the Paydesk dashboard' };
+  const livemode = livemodeOf(networks, project.payment_methods);
+  const event = newEvent(endpoint.project_id, null, TEST_EVENT_TYPE, data, now, livemode);
   await db.transaction().execute(async (tx) => {
-    await repo.insertTestEvent(
-      tx,
-      { id, project_id: endpoint.project_id, body, created_at: now },
-      endpoint.id,
-    );
+    await insertEvents(tx, [event]);
+    await repo.queueTestDelivery(tx, event.id, endpoint.id, now);
     await audit(
       tx,
       await accountOf(tx, endpoint.project_id),
@@ -191,7 +184,7 @@ export async function sendTestEvent(
       endpoint.id,
     );
   });
-  return id;
+  return event.id;
 }
 
 /** Each delivery of these events, with its endpoint and its last attempt (an invoice's page). */

@@ -1,13 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { EVENT_TYPES, type EventType as WebhookEventType } from '../events/catalogue.js';
 import { nullable, StringEnum, Timestamp } from '../http/schemas.js';
-import { EVENT_TYPES, type EventType as WebhookEventType } from '../invoices/events.js';
 import type { WebhookAttemptRow, WebhookEndpointRow } from './webhook.table.js';
 
 /** What the admin API says about endpoints and their delivery log; the mappers are the only way to it. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES);
-
-/** The event type of "Send test event": it goes to its one endpoint only, queued where it is made. */
-export const TEST_EVENT_TYPE = 'webhook.test';
 
 export const EndpointSchema = Type.Object(
   {

@@ -2,8 +2,10 @@ import { formatMoney, type Money, money } from '../../money/money.js';
 import type { NetworkRegistry } from '../../networks/network.js';
 import { paymentRequest, walletLink } from '../../networks/payment-request.js';
 import { type RefundBase, refundableStatus } from '../../refunds/amounts.js';
+import type { ReadyNetwork } from '../../refunds/browse.js';
 import { cancelable } from '../../refunds/lifecycle.js';
 import type { RefundRow } from '../../refunds/refund.table.js';
+import { SAFE_BATCH_MAX } from '../../refunds/safe-batch.js';
 import { type Html, html } from '../../web/html.js';
 import { qrSvg } from '../../web/qr.js';
 import type { DashboardContext } from '../context.js';
@@ -96,6 +98,7 @@ ${
 export function waitingRefundsPage(
   ctx: DashboardContext,
   refunds: readonly RefundRow[],
+  ready: readonly ReadyNetwork[],
   networks: NetworkRegistry,
   notice?: string,
 ): string {
@@ -107,8 +110,25 @@ export function waitingRefundsPage(
     html`<h1>Refunds</h1>
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 <p>Refunds whose payer gave an address, waiting for your wallet. Paydesk marks each confirmed when its transfer arrives. <a href="${ROOT}/refunds/export.csv">Export CSV</a> of the ready ones, for a batch payout.</p>
+${safeBatches(ready, networks)}
 ${refunds.length ? html`<ul class="refund-list">${items}</ul>` : html`<p class="muted">No refund is waiting.</p>`}`,
   );
+}
+
+/**
+ * One Safe Transaction Builder file per EVM network with ready refunds: loaded into a Safe ("Load
+ * batch"), it pays them all in one transaction. TRON has no Safe: the CSV serves it.
+ */
+function safeBatches(ready: readonly ReadyNetwork[], networks: NetworkRegistry): Html | string {
+  const safe = ready.filter((r) => r.safe);
+  if (safe.length === 0) return '';
+  const items = safe.map(
+    (r) =>
+      html`<li><a href="${ROOT}/refunds/export.safe.json?network=${encodeURIComponent(r.network)}" download>Safe batch for ${networks.label(r.network)}</a> <span class="muted">(${String(Math.min(r.count, SAFE_BATCH_MAX))} of ${String(r.count)} ready)</span></li>`,
+  );
+  return html`<section aria-labelledby="safe-batches"><h2 id="safe-batches">Pay in one transaction from a Safe</h2>
+<p>A file for Safe's Transaction Builder: load it in your Safe and sign once to send these refunds together (up to ${String(SAFE_BATCH_MAX)} per file, oldest first).</p>
+<ul>${items}</ul></section>`;
 }
 
 function waitingItem(ctx: DashboardContext, r: RefundRow, networks: NetworkRegistry): Html {

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../../invoices/events.js';
+import { EVENT_TYPES } from '../../events/catalogue.js';
 import { type Html, html } from '../../web/html.js';
 import { failureReason } from '../../webhooks/reason.js';
 import type { AttemptRow } from '../../webhooks/webhook.js';
