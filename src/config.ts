@@ -3,6 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { DatabaseBounds } from './db/bounds.js';
 import { collectorKeys } from './forwarders/collector-key.js';
+import { relayerKeys } from './gasless/relayer-key.js';
 import { parseTrustProxy, type TrustProxy, TrustProxyError } from './http/trust-proxy.js';
 import type { NetworkRegistry } from './networks/network.js';
 import { loadNetworks, NetworkConfigError } from './networks/registry.js';
@@ -124,6 +125,11 @@ export interface Config {
    * over it), or undefined when collection is off there. A secret: never log it.
    */
   readonly collectorKey: (network: string) => `0x${string}` | undefined;
+  /**
+   * The relayer key of a network (contract §23: PAYDESK_RELAYER_KEY, else the collector key), which
+   * submits payers' signed USDC transfers; undefined: no gasless payment there. A secret: never log it.
+   */
+  readonly relayerKey: (network: string) => `0x${string}` | undefined;
   /** A decimal string: the collectable total that starts a collection without "Collect now". */
   readonly collectMinUsd: string;
   /** A decimal string, 0 to 50: the share of an invoice's amount below which a payment may be dust. */
@@ -154,7 +160,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const networks = networksFrom(source);
-  return fromEnv(env, networks, ratesFrom(env), collectorKeysFrom(source, networks));
+  const collectorKey = collectorKeysFrom(source, networks);
+  return fromEnv(env, networks, ratesFrom(env), collectorKey, relayerKeysFrom(source, collectorKey));
 }
 
 function trustProxyFrom(env: Env): TrustProxy {
@@ -174,6 +181,13 @@ function collectorKeysFrom(source: Record<string, string | undefined>, networks:
     .filter((n) => n.family === 'evm')
     .map((n) => n.name);
   const keys = collectorKeys(source, names, problems);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  return keys;
+}
+
+function relayerKeysFrom(source: Record<string, string | undefined>, collectorKey: Config['collectorKey']) {
+  const problems: string[] = [];
+  const keys = relayerKeys(source, collectorKey, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return keys;
 }
@@ -216,6 +230,7 @@ function fromEnv(
   networks: NetworkRegistry,
   rates: RateSettings,
   collectorKey: Config['collectorKey'],
+  relayerKey: Config['relayerKey'],
 ): Config {
   const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   return Object.freeze({
@@ -247,6 +262,7 @@ function fromEnv(
     networks,
     rates,
     collectorKey,
+    relayerKey,
     collectMinUsd: env.PAYDESK_COLLECT_MIN_USD,
     dustPercent: env.PAYDESK_DUST_PERCENT,
     secretKey: env.PAYDESK_ENCRYPTION_KEY,

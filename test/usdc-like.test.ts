@@ -10,9 +10,9 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/gasless/typed-data.js';
 import { forwarderAddress } from '../src/forwarders/address.js';
 import { FACTORY_ABI } from '../src/forwarders/artifact.js';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/gasless/typed-data.js';
 import { type LocalChain, startChain, stopAllChains } from './chain.js';
 import { installFactory } from './forwarders.js';
 import {

@@ -44,7 +44,9 @@ export function sendPageNotFound(request: FastifyRequest, reply: FastifyReply) {
  * a JSON envelope, except from the /status route, which is JSON like the API.
  */
 export function renderPayError(request: FastifyRequest, reply: FastifyReply, err: ApiError) {
-  if (request.routeOptions.url?.endsWith('/status')) return sendApiError(request, reply, err);
+  const url = request.routeOptions.url;
+  // The page's script and x402 clients read JSON: the status, the signed transfers, x402's 402.
+  if (url?.endsWith('/status') || url?.endsWith('/authorizations')) return sendApiError(request, reply, err);
   reply.headers(err.headers);
   if (err.code === 'NOT_FOUND') return sendPageNotFound(request, reply);
   if (err.code === 'RATE_LIMITED') {

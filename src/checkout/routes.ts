@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { logoByName } from '../branding/service.js';
+import { AuthorizationBody, SubmittedSchema } from '../gasless/schemas.js';
+import { submitAuthorization } from '../gasless/service.js';
 import { ok } from '../http/envelope.js';
 import { ApiError } from '../http/errors.js';
 import { enforce, type Limit } from '../http/rate-limit.js';
@@ -23,6 +25,8 @@ import { loadCheckout, simulateFromPage } from './service.js';
  */
 export const PAGE_LIMIT: Limit = { max: 120, windowMs: 60_000 };
 export const SIMULATE_LIMIT: Limit = { max: 10, windowMs: 60_000 };
+/** Signed transfers (contract §23): each costs chain reads and may cost the relayer's gas. */
+export const AUTHORIZE_LIMIT: Limit = { max: 10, windowMs: 60_000 };
 /** Two files cached for a year once loaded; their own, looser limit keeps them off the page's count. */
 export const ASSET_LIMIT: Limit = { max: 600, windowMs: 60_000 };
 
@@ -42,6 +46,7 @@ const hide = true;
 /** The hosted payment page of contract §12, under /pay; public, no authentication. */
 export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const assets = checkoutAssets();
+  const gasless = { db: app.db, networks: app.config.networks, relayerKey: app.config.relayerKey };
   const limited = (prefix: string, limit: Limit) => async (request: FastifyRequest, reply: FastifyReply) =>
     enforce(app.limiter, reply, `${prefix}:${request.ip}`, limit, app.clock().getTime());
   const pageLimit = limited('pay', PAGE_LIMIT);
@@ -132,6 +137,27 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const wanted = langFrom(request.query);
       const query = pageQuery({ method, lang: wanted ? negotiate(undefined, wanted) : undefined });
       return reply.redirect(`${payRoot(request.url)}${request.params.id}${query}`, 303);
+    },
+  );
+
+  app.post(
+    '/:id/authorizations',
+    {
+      schema: {
+        hide,
+        params: Params,
+        body: AuthorizationBody,
+        response: {
+          202: Success(SubmittedSchema, 'The transaction that carries it'),
+          ...errorResponses(404, 422, 429, 500),
+        },
+      },
+      onRequest: limited('pay-authorize', AUTHORIZE_LIMIT),
+    },
+    async (request, reply) => {
+      const submitted = await submitAuthorization(gasless, request.params.id, request.body, app.clock());
+      noStore(reply);
+      return reply.code(202).send(ok(request, 'Signed transfer submitted', submitted));
     },
   );
 
