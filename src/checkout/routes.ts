@@ -18,6 +18,7 @@ import { negotiate, translator } from './i18n/i18n.js';
 import { pageQuery, payRoot } from './layout.js';
 import { checkoutPage } from './page.js';
 import { loadCheckout, simulateFromPage } from './service.js';
+import { wantsJson, x402Page } from './x402.js';
 
 /**
  * Per client address. A page polls /status every 2 s (30 a minute), so 120 leaves room for a few tabs
@@ -63,6 +64,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:id',
     { schema: { hide, params: Params, querystring: PageQuery }, onRequest: pageLimit, exposeHeadRoute: true },
     async (request, reply) => {
+      if (wantsJson(request)) return x402Page(app, gasless, request, reply);
       const { id } = request.params;
       const checkout = await loadCheckout(
         app.db,

@@ -11,6 +11,7 @@ import {
   parseAbi,
   parseSignature,
   TransactionNotFoundError,
+  WaitForTransactionReceiptTimeoutError,
 } from 'viem';
 import { nonceManager, privateKeyToAccount } from 'viem/accounts';
 import type { TransferAuthorization } from './typed-data.js';
@@ -38,6 +39,8 @@ export interface RelayerChain {
   knows(hash: Hash): Promise<boolean>;
   /** Runs the call against the node's newest block; throws SubmitError('rejected') with its revert reason. */
   simulate(token: Address, a: TransferAuthorization, signature: Hex): Promise<void>;
+  /** Waits for the transaction's receipt: whether it succeeded; undefined when none came in `timeoutMs`. */
+  mined(hash: Hash, timeoutMs: number): Promise<boolean | undefined>;
   /** Signs and sends; the transaction hash. */
   submit(token: Address, a: TransferAuthorization, signature: Hex): Promise<Hash>;
 }
@@ -116,6 +119,19 @@ export function relayerChain(
           throw err;
         }
       }),
+    mined: async (hash, timeoutMs) => {
+      try {
+        const receipt = await reader.waitForTransactionReceipt({
+          hash,
+          timeout: timeoutMs,
+          pollingInterval: 250,
+        });
+        return receipt.status === 'success';
+      } catch (err) {
+        if (err instanceof WaitForTransactionReceiptTimeoutError) return undefined;
+        throw new SubmitError('unreachable', undefined);
+      }
+    },
     simulate: async (token, a, signature) => {
       await guard(() => reader.simulateContract({ ...call(token, a, signature), account: account.address }));
     },

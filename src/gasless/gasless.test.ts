@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { decodePaymentResponseHeader } from '@x402/core/http';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { type Address, getAddress, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -256,5 +259,89 @@ describe('a refused signed transfer leaves the invoice open, with the reason', (
     const res = await postAuthorization(t, other.id, body);
     expect(res.statusCode).toBe(422);
     expect(res.json().error.details.errors[0]).toMatchObject({ field: 'network', rule: 'unavailable' });
+  });
+});
+
+describe('x402 version 2 on GET /pay/{id}', () => {
+  test('an unmodified x402 client pays an invoice end to end', async () => {
+    const { invoice, payer } = await setUp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `${address}/pay/${invoice.id}`;
+    // Without a payment: 402 and the requirements, one entry per gasless method.
+    const first = await fetch(url, { headers: { accept: 'application/json' } });
+    expect(first.status).toBe(402);
+    const required = JSON.parse(
+      Buffer.from(first.headers.get('payment-required') ?? '', 'base64').toString(),
+    );
+    expect(required).toMatchObject({
+      x402Version: 2,
+      accepts: [
+        {
+          scheme: 'exact',
+          network: `eip155:${chain.chainId}`,
+          asset: getAddress(tokens.usdc),
+          amount: '12500000',
+          payTo: payout,
+          extra: { name: 'USD-like test coin', version: '2' },
+        },
+      ],
+    });
+    const pay = wrapFetchWithPaymentFromConfig(fetch, {
+      schemes: [{ network: `eip155:${chain.chainId}`, client: new ExactEvmScheme(payer) }],
+      // The client's own spend controls (its configuration, not a change to it): by default it pays
+      // only the tokens it knows (USDC of the public chains) up to $1; here the local token, up to 12.50.
+      spendControls: {
+        allowedAssets: [
+          { network: `eip155:${chain.chainId}`, asset: tokens.usdc, maxAmountPerPayment: '12500000' },
+        ],
+      },
+    });
+    const res = await pay(url, { headers: { accept: 'application/json' } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const settlement = decodePaymentResponseHeader(res.headers.get('payment-response') ?? '');
+    expect(settlement).toMatchObject({
+      success: true,
+      network: `eip155:${chain.chainId}`,
+      payer: payer.address,
+    });
+    expect(((await res.json()) as { data: { status: string } }).data.status).toBe('pending');
+    await chain.mine(3);
+    const paid = await eventually(async () => {
+      const inv = await getInvoice(t, m, invoice.id);
+      return inv.status === 'paid' && inv;
+    });
+    expect(paid.tx_hash).toBe(settlement.transaction);
+    expect(await chain.publicClient.getBalance({ address: payer.address })).toBe(0n);
+    // Paid: nothing more to pay, the status.
+    const after = await fetch(url, { headers: { accept: 'application/json' } });
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { data: { status: string } }).data.status).toBe('paid');
+  });
+
+  test('a browser still gets the page, and a refused PAYMENT-SIGNATURE answers 402 with the reason', async () => {
+    const { invoice, payer, good } = await setUp();
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/pay/${invoice.id}`,
+      headers: { accept: 'text/html,*/*' },
+    });
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const signed = await signAuthorization(payer, chain, tokens.usdc, { ...good, value: 1n });
+    const header = Buffer.from(
+      JSON.stringify({
+        x402Version: 2,
+        accepted: { scheme: 'exact', network: `eip155:${chain.chainId}` },
+        payload: { authorization: signed.authorization, signature: signed.signature },
+      }),
+    ).toString('base64');
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/pay/${invoice.id}`,
+      headers: { accept: 'application/json', 'payment-signature': header },
+    });
+    expect(res.statusCode).toBe(402);
+    expect(res.json().error.details.errors[0].rule).toBe('amount');
+    expect(res.headers['payment-required']).toBeTruthy();
+    expect((await getInvoice(t, m, invoice.id)).status).toBe('pending');
   });
 });

@@ -107,6 +107,20 @@ async function stillStanding(deps: GaslessDeps, offer: GaslessOffer, a: Transfer
   }
 }
 
+/**
+ * x402's settlement is a mined transaction (the "exact" scheme): waits for the relayer's up to
+ * `timeoutMs`. False when it reverted (someone else's transaction used the authorization first: the
+ * watcher credits that one), undefined when none came in time (the watcher credits it when it does).
+ */
+export async function settled(deps: GaslessDeps, submitted: Submitted, timeoutMs: number) {
+  try {
+    return await chainFor(deps, submitted.network).mined(submitted.tx_hash as Hex, timeoutMs);
+  } catch (err) {
+    if (err instanceof SubmitError) return undefined;
+    throw err;
+  }
+}
+
 function chainFor(deps: GaslessDeps, name: string) {
   const network = deps.networks.get(name);
   const relayerKey = deps.relayerKey(name);
