@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { logoByName } from '../branding/service.js';
 import { AuthorizationBody, SubmittedSchema } from '../gasless/schemas.js';
 import { submitAuthorization } from '../gasless/service.js';
+import { walletOffer } from '../gasless/wallet.js';
 import { ok } from '../http/envelope.js';
 import { ApiError } from '../http/errors.js';
 import { enforce, type Limit } from '../http/rate-limit.js';
@@ -76,7 +77,13 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const tr = translator(negotiate(request.headers['accept-language'], langFrom(request.query)));
       noStore(reply);
       reply.header('Vary', 'Accept-Language').header('Content-Language', tr.lang);
-      return reply.type('text/html; charset=utf-8').send(checkoutPage(checkout, payRoot(request.url), tr));
+      // The wallet button, when the chosen method can be paid by a signed transfer and the relayer has gas.
+      const wallet = checkout.payable
+        ? await walletOffer(gasless, id, checkout.method, app.clock()).catch(() => undefined)
+        : undefined;
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(checkoutPage(checkout, payRoot(request.url), tr, wallet));
     },
   );
 
