@@ -2,12 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import * as collections from '../collections/service.js';
+import { relayerStatuses } from '../gasless/wallet.js';
 import { ApiError } from '../http/errors.js';
 import { change } from './actor.js';
 import { validationMessages } from './errors.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
 import { collectionsPage, offReason } from './views/collections.js';
+import { relayerPanel } from './views/relayer.js';
 
 const hide = true;
 
@@ -25,11 +27,12 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tokens: b.tokens,
       off: data.payout ? offReason(networks, b.network, b.hasKey, b.state) : undefined,
     }));
+    const relayers = await relayerStatuses({ db: app.db, networks, relayerKey: app.config.relayerKey });
     return collectionsPage(
       ctx,
       networks,
       { payout: data.payout, balances, collections: data.collections },
-      opts,
+      { ...opts, extra: relayerPanel(relayers) },
     );
   };
 

@@ -33,6 +33,8 @@ export interface RelayerChain {
   readonly relayer: Address;
   /** The relayer's native balance, in wei. */
   nativeBalance(): Promise<bigint>;
+  /** The node's gas price, in wei. */
+  gasPrice(): Promise<bigint>;
   tokenBalance(token: Address, owner: Address): Promise<bigint>;
   used(token: Address, authorizer: Address, nonce: Hex): Promise<boolean>;
   /** Whether the node has the transaction, mined or waiting in its mempool. */
@@ -96,6 +98,7 @@ export function relayerChain(
   const relayer: RelayerChain = {
     relayer: account.address,
     nativeBalance: () => guard(() => reader.getBalance({ address: account.address })),
+    gasPrice: () => guard(() => reader.getGasPrice()),
     tokenBalance: (token, owner) =>
       guard(() =>
         reader.readContract({ address: token, abi: EIP3009_ABI, functionName: 'balanceOf', args: [owner] }),

@@ -6,6 +6,7 @@ import { type Address, getAddress, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Merchant, manualClock, startTestApp, type TestApp } from '../../test/app.js';
+import { TEST_XPUB } from '../../test/chain/wallet.js';
 import { type LocalChain, startChain, stopAllChains } from '../../test/chain.js';
 import {
   type ChainTokens,
@@ -14,6 +15,7 @@ import {
   getInvoice,
   newInvoice,
 } from '../../test/chain-app.js';
+import { merchantWithOwner } from '../../test/dashboard.js';
 import { installFactory } from '../../test/forwarders.js';
 import { gaslessNetworkEnv, gaslessPayer, postAuthorization, signAuthorization } from '../../test/gasless.js';
 import { deployUsdcLike, USDC_LIKE_ABI } from '../../test/usdc-like.js';
@@ -343,5 +345,48 @@ describe('x402 version 2 on GET /pay/{id}', () => {
     expect(res.json().error.details.errors[0].rule).toBe('amount');
     expect(res.headers['payment-required']).toBeTruthy();
     expect((await getInvoice(t, m, invoice.id)).status).toBe('pending');
+  });
+});
+
+describe('the relayer', () => {
+  test('the page offers the wallet while the relayer has gas; a relayer without gas turns it off and the dashboard says so', async () => {
+    const { invoice } = await setUp();
+    const funded = await t.app.inject({
+      method: 'GET',
+      url: `/pay/${invoice.id}`,
+      headers: { accept: 'text/html' },
+    });
+    expect(funded.body).toContain('Pay from your browser wallet');
+    // A second instance whose relayer key holds nothing.
+    const dry = await startTestApp({
+      env: {
+        ...gaslessNetworkEnv(chain, tokens),
+        PAYDESK_RELAYER_KEY: `0x${randomBytes(32).toString('hex')}`,
+      },
+    });
+    try {
+      const { m: merchant, owner } = await merchantWithOwner(dry.app, 'owner@gasless.test', {
+        network: 'localchain',
+        currency: 'USDC',
+        xpub: TEST_XPUB,
+        payout_address: payout,
+      });
+      const open = await newInvoice(dry, merchant, '12.50');
+      const page = await dry.app.inject({
+        method: 'GET',
+        url: `/pay/${open.id}`,
+        headers: { accept: 'text/html' },
+      });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('Payment address');
+      expect(page.body).not.toContain('Pay from your browser wallet');
+      const dashboard = await owner.get('/dashboard/collections');
+      expect(dashboard.body).toContain('Gasless payments: relayer');
+      expect(dashboard.body).toContain('Out of gas: the wallet button is off');
+      expect(dashboard.body).toContain('Relayer gas is low on Local chain');
+      expect(dry.rawLogs()).not.toContain(relayerKey.slice(2));
+    } finally {
+      await dry.close();
+    }
   });
 });
