@@ -37,8 +37,9 @@ pragma solidity 0.8.30;
 /// here; per deposit in a collection of 100, 50,929 there and 50,997 here (first), 13,912 and
 /// 13,966 (re-collect), before the EIP-3009 functions were added (their selectors lengthen the
 /// dispatch: `npm run bench:gas` now reads about 90 gas more per collected deposit). Not checked:
-/// the bytecode on Ethereum itself (its proxy was deployed in 2018 by an older compiler, which may differ by some tens of gas per call), and mainnet receipts, which
-/// were not available offline. Close, not equal.
+/// the bytecode on Ethereum itself (its proxy was deployed in 2018 by an older compiler, which may
+/// differ by some tens of gas per call), and mainnet receipts, which were not available offline.
+/// Close, not equal.
 
 /// The proxy: an admin-upgradeable proxy with the implementation and the admin in unstructured
 /// storage slots, as FiatTokenProxy (an AdminUpgradeabilityProxy) does.
