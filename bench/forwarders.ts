@@ -16,11 +16,14 @@ import {
   type Hex,
   type PrivateKeyAccount,
   parseEther,
+  parseSignature,
   size,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { forwarderAddress } from '../src/forwarders/address.js';
 import { FACTORY_ABI } from '../src/forwarders/artifact.js';
+import { EIP3009_ABI } from '../src/gasless/chain.js';
+import { typedData } from '../src/gasless/typed-data.js';
 import { type LocalChain, startChain, TOKEN_ABI } from '../test/chain.js';
 import { deployHostile, hostileAbi, installFactory } from '../test/forwarders.js';
 import { deployUsdcLike, USDC_LIKE_ABI } from '../test/usdc-like.js';
@@ -274,6 +277,66 @@ async function collect(
   return { gas, bytes, transactions };
 }
 
+/**
+ * Contract §23: the relayer's gas per gasless payment (a payer's signed transferWithAuthorization to a
+ * payout that holds the token), and the deposit route's payer transfer (to a fresh, empty deposit
+ * address), each averaged over `n` payers who hold only the token.
+ */
+async function gaslessRoute(
+  chain: LocalChain,
+  relayer: PrivateKeyAccount,
+  token: Token,
+  payout: Address,
+  n: number,
+) {
+  const payers = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()));
+  await token.fund(payers.map((p) => p.address));
+  let gas = 0n;
+  let bytes = 0;
+  for (const payer of payers) {
+    const message = {
+      from: payer.address,
+      to: payout,
+      value: AMOUNT,
+      validAfter: 0n,
+      validBefore: 2n ** 40n,
+      nonce: `0x${randomBytes(32).toString('hex')}` as Hex,
+    };
+    const domain = { name: 'USD-like test coin', version: '2' };
+    const signature = await payer.signTypedData(typedData(domain, chain.chainId, token.address, message));
+    const { r, s, v } = parseSignature(signature);
+    const data = encodeFunctionData({
+      abi: EIP3009_ABI,
+      functionName: 'transferWithAuthorization',
+      args: [
+        message.from,
+        message.to,
+        message.value,
+        0n,
+        message.validBefore,
+        message.nonce,
+        Number(v),
+        r,
+        s,
+      ],
+    });
+    const sent = await send(chain, relayer, token.address, data);
+    gas += sent.gas;
+    bytes += sent.bytes;
+  }
+  // The deposit route's first half: a payer (with gas) sends the token to a fresh deposit address.
+  const holders = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()));
+  await token.fund(holders.map((h) => h.address));
+  let deposit = 0n;
+  for (const holder of holders) {
+    await wait(chain, await chain.wallet.sendTransaction({ to: holder.address, value: parseEther('0.01') }));
+    const fresh = privateKeyToAccount(generatePrivateKey()).address;
+    const data = encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [fresh, AMOUNT] });
+    deposit += (await send(chain, holder, token.address, data)).gas;
+  }
+  return { gas: Number(gas) / n, bytes: bytes / n, deposit: Number(deposit) / n };
+}
+
 const salts = (n: number) => Array.from({ length: n }, () => `0x${randomBytes(32).toString('hex')}` as Hex);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -310,6 +373,16 @@ async function main() {
       }
       // What the `fresh` hint is worth: the same first collection, the factory looking at each address.
       row(100, 'first, no hint', await collect(chain, collector, factory, token, payout, salts(100), false));
+      if (token.label.startsWith('USDC-like')) {
+        const signed = await gaslessRoute(chain, collector, token, payout, 20);
+        const share =
+          Number((await collect(chain, collector, factory, token, payout, salts(100), true)).gas) / 100;
+        process.stdout.write(
+          `  gasless (EIP-3009, contract §23): relayer ${fmt(signed.gas)} gas, ${fmt(signed.bytes)} bytes per payment; ` +
+            `deposit route: payer's transfer ${fmt(signed.deposit)} + share of a 100-deposit collection ${fmt(share)} = ` +
+            `${fmt(signed.deposit + share)} gas (the merchant pays ${fmt(share)} of it)\n`,
+        );
+      }
       const thousand = await collect(chain, collector, factory, token, payout, salts(1000), true);
       process.stdout.write(
         `  1,000 deposits, first collection: ${thousand.transactions} transactions, ${fmt(Number(thousand.gas))} gas in all ` +

@@ -3,6 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { DatabaseBounds } from './db/bounds.js';
 import { collectorKeys } from './forwarders/collector-key.js';
+import { relayerKeys } from './gasless/relayer-key.js';
 import { parseTrustProxy, type TrustProxy, TrustProxyError } from './http/trust-proxy.js';
 import type { NetworkRegistry } from './networks/network.js';
 import { loadNetworks, NetworkConfigError } from './networks/registry.js';
@@ -135,6 +136,11 @@ export interface Config {
    * over it), or undefined when collection is off there. A secret: never log it.
    */
   readonly collectorKey: (network: string) => `0x${string}` | undefined;
+  /**
+   * The relayer key of a network (contract §23: PAYDESK_RELAYER_KEY, else the collector key), which
+   * submits payers' signed USDC transfers; undefined: no gasless payment there. A secret: never log it.
+   */
+  readonly relayerKey: (network: string) => `0x${string}` | undefined;
   /** A decimal string: the collectable total that starts a collection without "Collect now". */
   readonly collectMinUsd: string;
   /** A decimal string: a deposit worth less (USD) is collected only together with a larger one of its forwarder. */
@@ -171,7 +177,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const networks = networksFrom(source);
-  return fromEnv(env, networks, ratesFrom(env), collectorKeysFrom(source, networks));
+  const collectorKey = collectorKeysFrom(source, networks);
+  return fromEnv(env, networks, ratesFrom(env), collectorKey, relayerKeysFrom(source, collectorKey));
 }
 
 function trustProxyFrom(env: Env): TrustProxy {
@@ -191,6 +198,13 @@ function collectorKeysFrom(source: Record<string, string | undefined>, networks:
     .filter((n) => n.family === 'evm')
     .map((n) => n.name);
   const keys = collectorKeys(source, names, problems);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  return keys;
+}
+
+function relayerKeysFrom(source: Record<string, string | undefined>, collectorKey: Config['collectorKey']) {
+  const problems: string[] = [];
+  const keys = relayerKeys(source, collectorKey, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return keys;
 }
@@ -233,6 +247,7 @@ function fromEnv(
   networks: NetworkRegistry,
   rates: RateSettings,
   collectorKey: Config['collectorKey'],
+  relayerKey: Config['relayerKey'],
 ): Config {
   const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   return Object.freeze({
@@ -264,6 +279,7 @@ function fromEnv(
     networks,
     rates,
     collectorKey,
+    relayerKey,
     collectMinUsd: env.PAYDESK_COLLECT_MIN_USD,
     collectMinDepositUsd: env.PAYDESK_COLLECT_MIN_DEPOSIT_USD,
     collectReplaceBlocks: env.PAYDESK_COLLECT_REPLACE_BLOCKS,

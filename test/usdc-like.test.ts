@@ -8,12 +8,20 @@ import {
   parseEventLogs,
   toBytes,
 } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwarderAddress } from '../src/forwarders/address.js';
 import { FACTORY_ABI } from '../src/forwarders/artifact.js';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/gasless/typed-data.js';
 import { type LocalChain, startChain, stopAllChains } from './chain.js';
 import { installFactory } from './forwarders.js';
-import { deployUsdcLike, USDC_LIKE_ABI, USDC_LIKE_PROXY_ABI, type UsdcLikeToken } from './usdc-like.js';
+import {
+  deployUsdcLike,
+  USDC_LIKE_ABI,
+  USDC_LIKE_PROXY_ABI,
+  type UsdcLikeToken,
+  usdcLikeDomain,
+} from './usdc-like.js';
 
 // The benchmark's USDC-like token (test/chain/UsdcLike.sol) must behave like the token it stands for,
 // or its gas figures mean nothing.
@@ -156,5 +164,65 @@ describe('the USDC-like token', () => {
     expect(await balanceOf(payout)).toBe(AMOUNT);
     expect(await balanceOf(goodForwarder)).toBe(0n);
     expect(await balanceOf(badForwarder)).toBe(AMOUNT);
+  });
+});
+
+describe('the USDC-like token, EIP-3009', () => {
+  const payer = privateKeyToAccount(`0x${'5a'.repeat(32)}`);
+  const authorization = (to: Address, nonce: Hex, validBefore = 2n ** 40n) => ({
+    from: payer.address,
+    to,
+    value: AMOUNT,
+    validAfter: 0n,
+    validBefore,
+    nonce,
+  });
+  const sign = (message: ReturnType<typeof authorization>) =>
+    payer.signTypedData({
+      domain: usdcLikeDomain(token.address, chain.chainId),
+      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message,
+    });
+  const submit = (m: ReturnType<typeof authorization>, signature: Hex, from = chain.accounts[6] as Address) =>
+    send(
+      'transferWithAuthorization',
+      [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, signature],
+      from,
+    );
+
+  it('moves a signed transfer submitted by anyone, once, and says so with AuthorizationUsed', async () => {
+    await send('mint', [payer.address, AMOUNT * 2n]);
+    const to = newAddress();
+    const nonce: Hex = `0x${randomBytes(32).toString('hex')}`;
+    const message = authorization(to, nonce);
+    const signature = await sign(message);
+    const receipt = await submit(message, signature);
+    const [used] = parseEventLogs({ abi: USDC_LIKE_ABI, eventName: 'AuthorizationUsed', logs: receipt.logs });
+    expect(used?.args).toEqual({ authorizer: payer.address, nonce });
+    expect(await balanceOf(to)).toBe(AMOUNT);
+    expect(
+      await chain.publicClient.readContract({
+        address: token.address,
+        abi: USDC_LIKE_ABI,
+        functionName: 'authorizationState',
+        args: [payer.address, nonce],
+      }),
+    ).toBe(true);
+    // The same signature again, by another sender: refused, nothing moves twice.
+    await expect(submit(message, signature, chain.accounts[7] as Address)).rejects.toThrow(
+      /used or canceled/,
+    );
+    expect(await balanceOf(to)).toBe(AMOUNT);
+  });
+
+  it('refuses a changed amount, a wrong signer and an expired authorization', async () => {
+    const nonce: Hex = `0x${randomBytes(32).toString('hex')}`;
+    const message = authorization(newAddress(), nonce);
+    const signature = await sign(message);
+    await expect(submit({ ...message, value: AMOUNT + 1n }, signature)).rejects.toThrow(/invalid signature/);
+    await expect(submit({ ...message, from: newAddress() }, signature)).rejects.toThrow(/invalid signature/);
+    const expired = authorization(newAddress(), nonce, 1n);
+    await expect(submit(expired, await sign(expired))).rejects.toThrow(/expired/);
   });
 });

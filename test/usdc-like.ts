@@ -32,3 +32,11 @@ export async function deployUsdcLike(chain: LocalChain, admin: Address = NO_ONE)
   const implementation = await deploy('UsdcLike', []);
   return { address: await deploy('UsdcLikeProxy', [implementation, admin]), implementation };
 }
+
+/** The EIP-712 domain of the USDC-like token at `token` (its `name()` and version "2"). */
+export const usdcLikeDomain = (token: Address, chainId: number) => ({
+  name: 'USD-like test coin',
+  version: '2',
+  chainId,
+  verifyingContract: token,
+});

@@ -12,11 +12,16 @@ import type { Family } from '../networks/family.js';
 import { RpcError } from './rpc-error.js';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const AUTHORIZATION_USED = parseAbiItem(
+  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+);
 const RPC_TIMEOUT_MS = 15_000;
 
 export interface TransferLog {
   /** The token contract's account id, lower-case `0x` hex (as JSON-RPC names it in every family). */
   token: string;
+  /** Lower-case `0x` hex: the sender (a signed transfer's payer, contract §23). */
+  from: string;
   /** Written as the family writes addresses (EIP-55 `0x…`, TRON `T…`), as pay addresses are stored. */
   to: string;
   value: bigint;
@@ -26,7 +31,17 @@ export interface TransferLog {
   blockHash: string;
 }
 
-/** The three questions a watcher asks a node. */
+/** An EIP-3009 authorization used on a token (contract §23); the fields lower-case `0x` hex. */
+export interface AuthorizationLog {
+  token: string;
+  authorizer: string;
+  nonce: string;
+  txHash: string;
+  blockNumber: bigint;
+  blockHash: string;
+}
+
+/** The questions a watcher asks a node. */
 export interface ChainReader {
   head(): Promise<bigint>;
   /** Null when the node has no block at that height (the chain is shorter after a reorganisation). */
@@ -35,6 +50,13 @@ export interface ChainReader {
   blockTime(number: bigint): Promise<bigint>;
   /** Transfer logs of the tokens (lower-case `0x` hex account ids: never `T…`, never 41-prefixed). */
   transfers(tokens: readonly string[], from: bigint, to: bigint): Promise<TransferLog[]>;
+  /** AuthorizationUsed logs of the tokens with one of these nonces (asked only while some are awaited). */
+  authorizationsUsed(
+    tokens: readonly string[],
+    nonces: readonly string[],
+    from: bigint,
+    to: bigint,
+  ): Promise<AuthorizationLog[]>;
 }
 
 export interface ReaderOptions {
@@ -71,6 +93,7 @@ export function chainReader(rpcUrl: string, options: ReaderOptions): ChainReader
       .filter((l) => !l.removed && l.args.value > 0n)
       .map((l) => ({
         token: l.address.toLowerCase(),
+        from: l.args.from.toLowerCase(),
         to: family.address(Buffer.from(l.args.to.slice(2), 'hex')),
         value: l.args.value,
         txHash: family.txHash(l.transactionHash),
@@ -103,6 +126,29 @@ export function chainReader(rpcUrl: string, options: ReaderOptions): ChainReader
     blockTime: (number) =>
       call('eth_getBlockByNumber', async () => (await client.getBlock({ blockNumber: number })).timestamp),
     transfers,
+    authorizationsUsed: async (tokens, nonces, from, to) => {
+      if (tokens.length === 0 || nonces.length === 0) return [];
+      const logs = await call('eth_getLogs', () =>
+        client.getLogs({
+          address: tokens as `0x${string}`[],
+          event: AUTHORIZATION_USED,
+          args: { nonce: nonces as `0x${string}`[] },
+          fromBlock: from,
+          toBlock: to,
+          strict: true,
+        }),
+      );
+      return logs
+        .filter((l) => !l.removed)
+        .map((l) => ({
+          token: l.address.toLowerCase(),
+          authorizer: l.args.authorizer.toLowerCase(),
+          nonce: l.args.nonce.toLowerCase(),
+          txHash: family.txHash(l.transactionHash),
+          blockNumber: l.blockNumber,
+          blockHash: l.blockHash,
+        }));
+    },
   };
 }
 

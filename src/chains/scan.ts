@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { awaitedAuthorizations, gaslessPayments } from '../gasless/watch.js';
 import {
   confirmingUpTo,
   invoicesAt,
@@ -15,7 +16,7 @@ import { mayPay } from '../networks/livemode.js';
 import type { Currency } from '../networks/network.js';
 import { confirmBuriedRefunds, forgetRefundsAbove, recordRefundPayments } from '../refunds/watch.js';
 import * as repo from './repository.js';
-import type { ChainReader, TransferLog } from './rpc.js';
+import type { AuthorizationLog, ChainReader, TransferLog } from './rpc.js';
 
 /** What a scan needs to know about its network. */
 export interface ScannedNetwork {
@@ -99,9 +100,11 @@ export async function scanStep(ctx: ScanContext): Promise<boolean> {
       from,
       to,
     );
+    const signed = await signedTransfers(ctx, logs, from, to, buriedUpTo);
     // A log of block `to` from another fork means a reorganisation mid-read: read again.
-    if (logs.some((l) => l.blockNumber === to && l.blockHash !== toHash)) return true;
-    const step = stepOf(await paymentsIn(ctx, logs, buriedUpTo), logs, { number: to, hash: toHash }, network);
+    if ([...logs, ...signed.used].some((l) => l.blockNumber === to && l.blockHash !== toHash)) return true;
+    const reports = [...(await paymentsIn(ctx, logs, buriedUpTo)), ...signed.reports];
+    const step = stepOf(reports, logs, { number: to, hash: toHash }, network);
     const passed = blocksPassed(step.logs, step.last);
     await observe(ctx.db, step.reports, observing(ctx), async (tx) => {
       await repo.advance(tx, network.name, passed, ctx.now());
@@ -244,6 +247,26 @@ async function paymentsIn(ctx: ScanContext, logs: TransferLog[], buriedUpTo: big
       },
     };
   });
+}
+
+/**
+ * Signed transfers (contract §23) straight to payout addresses: found by the AuthorizationUsed logs of
+ * the authorizations Paydesk accepted (gasless/watch.ts). The node is asked only while some are awaited.
+ */
+async function signedTransfers(
+  ctx: ScanContext,
+  logs: TransferLog[],
+  from: bigint,
+  to: bigint,
+  buriedUpTo: bigint,
+): Promise<{ used: AuthorizationLog[]; reports: Reported[] }> {
+  if (ctx.network.family !== 'evm') return { used: [], reports: [] };
+  const awaited = await awaitedAuthorizations(ctx.db, ctx.network.name, ctx.now());
+  if (awaited.length === 0) return { used: [], reports: [] };
+  const tokens = [...new Set(awaited.map((a) => a.token))];
+  const nonces = [...new Set(awaited.map((a) => a.nonce))];
+  const used = await ctx.reader.authorizationsUsed(tokens, nonces, from, to);
+  return { used, reports: gaslessPayments(ctx.network, awaited, used, logs, buriedUpTo) };
 }
 
 /** Payments (and refunds' transfers) still confirming whose block is now deep enough. */

@@ -4,6 +4,7 @@ import type { ApiError } from '../http/errors.js';
 import { noStore, setSecurityHeaders } from '../web/headers.js';
 import { negotiate, translator } from './i18n/i18n.js';
 import { messagePage, payRoot } from './layout.js';
+import { wantsJson } from './x402.js';
 
 export type MessageKind = 'notFound' | 'rateLimited' | 'forbidden' | 'invalid' | 'error';
 
@@ -44,7 +45,11 @@ export function sendPageNotFound(request: FastifyRequest, reply: FastifyReply) {
  * a JSON envelope, except from the /status route, which is JSON like the API.
  */
 export function renderPayError(request: FastifyRequest, reply: FastifyReply, err: ApiError) {
-  if (request.routeOptions.url?.endsWith('/status')) return sendApiError(request, reply, err);
+  const url = request.routeOptions.url;
+  // The page's script and x402 clients read JSON: the status, the signed transfers, x402's 402.
+  if (url?.endsWith('/status') || url?.endsWith('/authorizations') || wantsJson(request)) {
+    return sendApiError(request, reply, err);
+  }
   reply.headers(err.headers);
   if (err.code === 'NOT_FOUND') return sendPageNotFound(request, reply);
   if (err.code === 'RATE_LIMITED') {

@@ -1,3 +1,4 @@
+import type { GaslessOffer } from '../gasless/offer.js';
 import { confirmedTotal } from '../invoices/lifecycle.js';
 import { formatMoney, money } from '../money/money.js';
 import { SANDBOX } from '../networks/network.js';
@@ -15,14 +16,14 @@ import { type Checkout, canSimulate } from './service.js';
 import { statusBlock } from './states.js';
 
 /** The whole payment page: the one renderer of every view, used for the first load and every live update. */
-export function checkoutPage(c: Checkout, root: string, tr: Translator): string {
+export function checkoutPage(c: Checkout, root: string, tr: Translator, wallet?: GaslessOffer): string {
   const { row } = c;
   const headline = headlineAmount(c);
   const title = `${tr.t(`title.${c.state}`)} ${formatAmount(tr.locale, headline.value)} ${headline.currency} · ${row.project_name}`;
   return documentHtml({
     title,
     root,
-    main: checkoutMain(c, root, tr),
+    main: checkoutMain(c, root, tr, wallet),
     tr,
     scriptMessages: scriptMessages(c, tr),
     brandColor: row.brand_color,
@@ -41,7 +42,7 @@ function headlineAmount(c: Checkout): { value: string; currency: string } {
     : { value: c.status.amount, currency: c.row.currency };
 }
 
-function checkoutMain(c: Checkout, root: string, tr: Translator): Html {
+function checkoutMain(c: Checkout, root: string, tr: Translator, wallet?: GaslessOffer): Html {
   const { row, state } = c;
   const self = `${root}${row.id}`;
   // The language travels with every request the page makes, so a live update speaks it too.
@@ -56,6 +57,7 @@ ${summary(c, tr)}
 ${choose ? methodChooser(c, self, tr) : ''}
 ${statusBlock(c, tr)}
 ${c.unaccepted.length > 0 ? unacceptedNote(c, tr) : ''}
+${c.payable && wallet ? walletSection(c, wallet, self, tr) : ''}
 ${c.payable ? payDetails(c, tr) : ''}
 ${canSimulate(c) ? simulateForm(`${self}/simulate${query}`, tr) : ''}
 ${terminal ? '' : html`<noscript><p class="note">${tr.t('noscript')}</p></noscript>`}
@@ -181,6 +183,21 @@ export function addressGroups(address: string): Html {
   return html`${groups.map((g, i) => html`${i > 0 ? html`<wbr>` : ''}<span>${g}</span>`)}`;
 }
 
+/**
+ * "Pay from your browser wallet" (contract §23): what the wallet signs is in data attributes, read
+ * by pay.js, which asks an EIP-1193 wallet for the EIP-712 signature and posts it to
+ * …/authorizations. The rules stay on the server: the script only carries what it was given.
+ */
+function walletSection(c: Checkout, o: GaslessOffer, self: string, tr: Translator): Html {
+  const amount = `${formatMoney(c.due)} ${o.currency}`;
+  return html`<section class="wallet" aria-labelledby="wallet-heading" data-wallet data-post-url="${self}/authorizations" data-network="${o.network}" data-network-label="${o.label}" data-chain-id="${String(o.chainId)}" data-token="${o.token}" data-domain-name="${o.domain.name}" data-domain-version="${o.domain.version}" data-to="${o.payTo}" data-value="${o.units.toString()}" data-nonce="${o.nonce}" data-valid-before="${o.validBefore.toString()}">
+<h2 id="wallet-heading">${tr.t('wallet.heading')}</h2>
+<p>${tr.t('wallet.text', { amount, network: o.label })}</p>
+<button type="button" class="button button-primary" data-wallet-pay>${tr.t('wallet.button')}</button>
+<p class="note" role="status" data-wallet-message></p>
+</section>`;
+}
+
 function simulateForm(action: string, tr: Translator): Html {
   return html`<section class="sandbox" aria-labelledby="sandbox-heading">
 <div class="sandbox-text">${icons.flask}<div><h2 id="sandbox-heading">${tr.t('sandbox.heading')}</h2><p>${tr.t('sandbox.text')}</p></div></div>
@@ -199,5 +216,12 @@ function scriptMessages(c: Checkout, tr: Translator): Record<string, string> {
     days: tr.t('script.days'),
     redirecting: tr.t('paid.redirecting', { merchant: c.row.project_name, seconds: '{{seconds}}' }),
     stayed: tr.t('paid.stayed'),
+    walletNone: tr.t('script.wallet.none'),
+    walletRejected: tr.t('script.wallet.rejected'),
+    walletWrongChain: tr.t('script.wallet.wrongChain', { network: '{{network}}' }),
+    walletExpired: tr.t('script.wallet.expired'),
+    walletBalance: tr.t('script.wallet.balance', { network: '{{network}}' }),
+    walletSent: tr.t('script.wallet.sent'),
+    walletFailed: tr.t('script.wallet.failed', { reason: '{{reason}}' }),
   };
 }

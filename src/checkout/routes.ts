@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { logoByName } from '../branding/service.js';
+import { AuthorizationBody, SubmittedSchema } from '../gasless/schemas.js';
+import { submitAuthorization } from '../gasless/service.js';
+import { walletOffer } from '../gasless/wallet.js';
 import { ok } from '../http/envelope.js';
 import { ApiError } from '../http/errors.js';
 import { enforce, type Limit } from '../http/rate-limit.js';
@@ -16,6 +19,7 @@ import { negotiate, translator } from './i18n/i18n.js';
 import { pageQuery, payRoot } from './layout.js';
 import { checkoutPage } from './page.js';
 import { loadCheckout, simulateFromPage } from './service.js';
+import { wantsJson, x402Page } from './x402.js';
 
 /**
  * Per client address. A page polls /status every 2 s (30 a minute), so 120 leaves room for a few tabs
@@ -23,6 +27,8 @@ import { loadCheckout, simulateFromPage } from './service.js';
  */
 export const PAGE_LIMIT: Limit = { max: 120, windowMs: 60_000 };
 export const SIMULATE_LIMIT: Limit = { max: 10, windowMs: 60_000 };
+/** Signed transfers (contract §23): each costs chain reads and may cost the relayer's gas. */
+export const AUTHORIZE_LIMIT: Limit = { max: 10, windowMs: 60_000 };
 /** Two files cached for a year once loaded; their own, looser limit keeps them off the page's count. */
 export const ASSET_LIMIT: Limit = { max: 600, windowMs: 60_000 };
 
@@ -42,6 +48,7 @@ const hide = true;
 /** The hosted payment page of contract §12, under /pay; public, no authentication. */
 export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const assets = checkoutAssets();
+  const gasless = { db: app.db, networks: app.config.networks, relayerKey: app.config.relayerKey };
   const limited = (prefix: string, limit: Limit) => async (request: FastifyRequest, reply: FastifyReply) =>
     enforce(app.limiter, reply, `${prefix}:${request.ip}`, limit, app.clock().getTime());
   const pageLimit = limited('pay', PAGE_LIMIT);
@@ -58,6 +65,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:id',
     { schema: { hide, params: Params, querystring: PageQuery }, onRequest: pageLimit, exposeHeadRoute: true },
     async (request, reply) => {
+      if (wantsJson(request)) return x402Page(app, gasless, request, reply);
       const { id } = request.params;
       const checkout = await loadCheckout(
         app.db,
@@ -69,7 +77,13 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const tr = translator(negotiate(request.headers['accept-language'], langFrom(request.query)));
       noStore(reply);
       reply.header('Vary', 'Accept-Language').header('Content-Language', tr.lang);
-      return reply.type('text/html; charset=utf-8').send(checkoutPage(checkout, payRoot(request.url), tr));
+      // The wallet button, when the chosen method can be paid by a signed transfer and the relayer has gas.
+      const wallet = checkout.payable
+        ? await walletOffer(gasless, id, checkout.method, app.clock()).catch(() => undefined)
+        : undefined;
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(checkoutPage(checkout, payRoot(request.url), tr, wallet));
     },
   );
 
@@ -132,6 +146,27 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const wanted = langFrom(request.query);
       const query = pageQuery({ method, lang: wanted ? negotiate(undefined, wanted) : undefined });
       return reply.redirect(`${payRoot(request.url)}${request.params.id}${query}`, 303);
+    },
+  );
+
+  app.post(
+    '/:id/authorizations',
+    {
+      schema: {
+        hide,
+        params: Params,
+        body: AuthorizationBody,
+        response: {
+          202: Success(SubmittedSchema, 'The transaction that carries it'),
+          ...errorResponses(404, 422, 429, 500),
+        },
+      },
+      onRequest: limited('pay-authorize', AUTHORIZE_LIMIT),
+    },
+    async (request, reply) => {
+      const submitted = await submitAuthorization(gasless, request.params.id, request.body, app.clock());
+      noStore(reply);
+      return reply.code(202).send(ok(request, 'Signed transfer submitted', submitted));
     },
   );
 

@@ -3,12 +3,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectionOverview } from '../collections/overview.js';
 import * as collections from '../collections/service.js';
+import { relayerStatuses } from '../gasless/wallet.js';
 import { ApiError } from '../http/errors.js';
 import { change } from './actor.js';
 import { validationMessages } from './errors.js';
 import { requireOwner } from './guard.js';
 import { ROOT } from './layout.js';
 import { collectionsPage, offReason } from './views/collections.js';
+import { relayerPanel } from './views/relayer.js';
 
 const hide = true;
 type PageOptions = Parameters<typeof collectionsPage>[3];
@@ -25,7 +27,8 @@ async function collectionsView(app: FastifyInstance, request: FastifyRequest, op
     off: data.payout ? offReason(networks, b.network, b.hasKey, b.state) : undefined,
   }));
   const shown = { payout: data.payout, minDeposit: data.minDeposit, balances, collections: data.collections };
-  return collectionsPage(ctx, networks, shown, opts);
+  const relayers = await relayerStatuses({ db: app.db, networks, relayerKey: app.config.relayerKey });
+  return collectionsPage(ctx, networks, shown, { ...opts, extra: relayerPanel(relayers) });
 }
 
 /** Collections (contract §16): everyone sees what waits and what was collected; owners "Collect now". */

@@ -22,6 +22,15 @@ import type { NetworkSettings } from './network.js';
  * node's 10,000-result cap (USDT alone makes about 100 transfers a block). USDT only: Circle ended
  * USDC on TRON in 2024. Nile's test USDT is the contract TRON's wallet-cli documentation uses.
  */
+/*
+ * EIP-3009 domains (contract §23; where each value comes from: docs/networks.md, "Gasless USDC"):
+ * Circle's FiatToken signs under its `name()` and `version()`. Mainnet USDC says "USD Coin"; Circle's
+ * newer testnet deployments say "USDC". Binance-Peg USDC (BSC) has no EIP-3009; Ethereum Sepolia's is
+ * left out until its name() is read (an operator adds it with PAYDESK_NETWORKS).
+ */
+const USD_COIN = { name: 'USD Coin', version: '2' } as const;
+const USDC_2 = { name: 'USDC', version: '2' } as const;
+
 export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
   {
     name: 'ethereum',
@@ -35,7 +44,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
     explorer: 'https://etherscan.io/tx/',
     tokens: {
       USDT: { address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6 },
-      USDC: { address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 },
+      USDC: { address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6, eip3009: USD_COIN },
     },
   },
   {
@@ -51,7 +60,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
     tokens: {
       USDT: { address: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6 },
       // Circle's native USDC, not the bridged USDC.e (0x2791…4174) that wallets now label as such.
-      USDC: { address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6 },
+      USDC: { address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6, eip3009: USD_COIN },
     },
   },
   {
@@ -83,7 +92,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
     tokens: {
       // USDT0: the original bridged USDT contract, upgraded in place, so the address is unchanged.
       USDT: { address: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6 },
-      USDC: { address: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6 },
+      USDC: { address: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6, eip3009: USD_COIN },
     },
   },
   {
@@ -96,7 +105,9 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
     pollIntervalMs: 2000,
     maxBlockRange: 2000,
     explorer: 'https://basescan.org/tx/',
-    tokens: { USDC: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6 } },
+    tokens: {
+      USDC: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, eip3009: USD_COIN },
+    },
   },
   {
     name: 'sepolia',
@@ -120,7 +131,9 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
     pollIntervalMs: 2000,
     maxBlockRange: 1000,
     explorer: 'https://amoy.polygonscan.com/tx/',
-    tokens: { USDC: { address: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582', decimals: 6 } },
+    tokens: {
+      USDC: { address: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582', decimals: 6, eip3009: USDC_2 },
+    },
   },
   {
     name: 'bsc-testnet',
@@ -144,7 +157,9 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
     pollIntervalMs: 2000,
     maxBlockRange: 2000,
     explorer: 'https://sepolia.arbiscan.io/tx/',
-    tokens: { USDC: { address: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', decimals: 6 } },
+    tokens: {
+      USDC: { address: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', decimals: 6, eip3009: USD_COIN },
+    },
   },
   {
     name: 'base-sepolia',
@@ -156,7 +171,9 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
     pollIntervalMs: 2000,
     maxBlockRange: 2000,
     explorer: 'https://sepolia.basescan.org/tx/',
-    tokens: { USDC: { address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', decimals: 6 } },
+    tokens: {
+      USDC: { address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', decimals: 6, eip3009: USDC_2 },
+    },
   },
   {
     name: 'tron',

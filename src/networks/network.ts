@@ -19,6 +19,11 @@ export interface Token {
   /** The contract, in its family's form: EIP-55 `0x…` on EVM networks, `T…` on TRON. */
   readonly address: string;
   readonly decimals: number;
+  /**
+   * The token's EIP-712 domain when it takes EIP-3009 signed transfers (USDC's
+   * `transferWithAuthorization`): its invoices can then be paid gasless (contract §23).
+   */
+  readonly eip3009?: { readonly name: string; readonly version: string };
 }
 
 export interface Network {

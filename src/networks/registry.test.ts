@@ -159,6 +159,27 @@ describe('PAYDESK_NETWORKS', () => {
     expect(registry.all()).toHaveLength(12);
   });
 
+  test("carries a token's EIP-3009 domain, keeps a built-in's only with its own contract, and refuses one on TRON", () => {
+    expect(loadNetworks({}).token('base', 'USDC')?.eip3009).toEqual({ name: 'USD Coin', version: '2' });
+    expect(loadNetworks({}).token('bsc', 'USDC')?.eip3009).toBeUndefined();
+    const registry = loadNetworks({
+      PAYDESK_NETWORKS: JSON.stringify([
+        { ...HARDHAT, tokens: { USDC: { ...HARDHAT.tokens.USDT, eip3009: { name: 'Test', version: '2' } } } },
+        { name: 'base', tokens: { USDC: { address: `0x${'12'.repeat(20)}`, decimals: 6 } } },
+      ]),
+    });
+    expect(registry.token('hardhat', 'USDC')?.eip3009).toEqual({ name: 'Test', version: '2' });
+    expect(registry.token('base', 'USDC')?.eip3009).toBeUndefined();
+    const tron = {
+      address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+      decimals: 6,
+      eip3009: { name: 'x', version: '1' },
+    };
+    expect(problem({ PAYDESK_NETWORKS: JSON.stringify([{ name: 'tron', tokens: { USDT: tron } }]) })).toMatch(
+      /tokens\.USDT\.eip3009 is only for tokens of EVM networks/,
+    );
+  });
+
   test('unset or blank adds nothing', () => {
     expect(loadNetworks({ PAYDESK_NETWORKS: '' }).all()).toHaveLength(12);
     expect(loadNetworks({ PAYDESK_NETWORKS: ' [] ' }).all()).toHaveLength(12);

@@ -17,8 +17,19 @@ const ADDRESS = Type.String({
   pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$',
   description: '0x and 40 hex digits, or a TRON address T…',
 });
+const Eip3009Schema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64, description: "the token's EIP-712 domain name" }),
+    version: Type.String({ minLength: 1, maxLength: 16, description: "the token's EIP-712 domain version" }),
+  },
+  { additionalProperties: false },
+);
 const TokenSchema = Type.Object(
-  { address: ADDRESS, decimals: Type.Integer({ minimum: 0, maximum: 36 }) },
+  {
+    address: ADDRESS,
+    decimals: Type.Integer({ minimum: 0, maximum: 36 }),
+    eip3009: Type.Optional(Eip3009Schema),
+  },
   { additionalProperties: false },
 );
 
@@ -120,6 +131,10 @@ function applyEntry(
     if (!family.isAddress(token.address)) {
       problems.push(`${at}: tokens.${currency}.address ${family.addressProblem}`);
     }
+    // EIP-3009 is an EVM token's (contract §23): signed transfers need EIP-712 and an EVM chain id.
+    if (token.eip3009 && family.name !== 'evm') {
+      problems.push(`${at}: tokens.${currency}.eip3009 is only for tokens of EVM networks`);
+    }
   }
   if (base && raw.chainId !== undefined && raw.chainId !== base.chainId) {
     problems.push(`${at}: chainId of built-in network "${raw.name}" is ${base.chainId} and cannot change`);
@@ -139,7 +154,10 @@ function merge(base: NetworkSettings | undefined, entry: Entry): NetworkSettings
   for (const [currency, token] of Object.entries(entry.tokens ?? {})) {
     // Written the one way the family shows it (EIP-55 on EVM), whatever case the operator used.
     const address = family.address(family.accountId(token.address));
-    tokens[currency as Currency] = { address, decimals: token.decimals };
+    // The built-in domain stays only with the built-in contract: another contract signs under its own.
+    const before = base?.tokens[currency as Currency];
+    const eip3009 = token.eip3009 ?? (before?.address === address ? before.eip3009 : undefined);
+    tokens[currency as Currency] = { address, decimals: token.decimals, ...(eip3009 ? { eip3009 } : {}) };
   }
   return {
     name: entry.name,
@@ -160,7 +178,12 @@ function registry(networks: Network[]): NetworkRegistry {
     Object.freeze({
       ...n,
       tokens: Object.freeze(
-        Object.fromEntries(Object.entries(n.tokens).map(([c, t]) => [c, Object.freeze(t)])),
+        Object.fromEntries(
+          Object.entries(n.tokens).map(([c, t]) => [
+            c,
+            Object.freeze(t.eip3009 ? { ...t, eip3009: Object.freeze({ ...t.eip3009 }) } : t),
+          ]),
+        ),
       ),
     }),
   );

@@ -243,9 +243,104 @@
     }
   }
 
+  // "Pay from your browser wallet" (contract §23): an EIP-1193 wallet, found by EIP-6963 discovery
+  // or as window.ethereum, signs the EIP-712 TransferWithAuthorization the server described in the
+  // section's data attributes; the signature goes to …/authorizations, which checks and submits it.
+  let announced = [];
+  window.addEventListener('eip6963:announceProvider', (event) => {
+    if (event.detail?.provider) announced.push(event.detail.provider);
+  });
+  const findWallet = () => {
+    announced = [];
+    window.dispatchEvent(new Event('eip6963:requestProvider'));
+    return announced[0] ?? window.ethereum;
+  };
+
+  function typedData(d, from) {
+    return {
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        TransferWithAuthorization: [
+          { name: 'from', type: 'address' },
+          { name: 'to', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'validAfter', type: 'uint256' },
+          { name: 'validBefore', type: 'uint256' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
+      primaryType: 'TransferWithAuthorization',
+      domain: {
+        name: d.domainName,
+        version: d.domainVersion,
+        chainId: Number(d.chainId),
+        verifyingContract: d.token,
+      },
+      message: {
+        from,
+        to: d.to,
+        value: d.value,
+        validAfter: '0',
+        validBefore: d.validBefore,
+        nonce: d.nonce,
+      },
+    };
+  }
+
+  async function payFromWallet(section) {
+    const d = section.dataset;
+    const button = section.querySelector('[data-wallet-pay]');
+    const tell = (text) => {
+      section.querySelector('[data-wallet-message]').textContent = text;
+    };
+    const wallet = findWallet();
+    if (!wallet) return tell(say('walletNone'));
+    button.disabled = true;
+    try {
+      const [from] = await wallet.request({ method: 'eth_requestAccounts' });
+      const chainId = await wallet.request({ method: 'eth_chainId' });
+      if (Number(chainId) !== Number(d.chainId))
+        return tell(say('walletWrongChain', { network: d.networkLabel }));
+      if (Number(d.validBefore) * 1000 <= Date.now() + skew) return tell(say('walletExpired'));
+      const signature = await wallet.request({
+        method: 'eth_signTypedData_v4',
+        params: [from, JSON.stringify(typedData(d, from))],
+      });
+      const message = typedData(d, from).message;
+      const res = await fetch(d.postUrl, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ network: d.network, authorization: message, signature }),
+      });
+      if (res.ok) {
+        tell(say('walletSent'));
+        schedule(0);
+        return;
+      }
+      const body = await res.json().catch(() => ({}));
+      const rule = body?.error?.details?.errors?.[0]?.rule;
+      if (rule === 'balance') tell(say('walletBalance', { network: d.networkLabel }));
+      else if (rule === 'expired' || rule === 'window') tell(say('walletExpired'));
+      else tell(say('walletFailed', { reason: body?.message ?? String(res.status) }));
+    } catch (err) {
+      // EIP-1193: 4001 is the user's refusal.
+      if (err?.code === 4001) tell(say('walletRejected'));
+      else tell(say('walletFailed', { reason: err?.message ?? String(err) }));
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   document.addEventListener('click', (event) => {
     const button = event.target.closest('[data-copy]');
     if (button) copy(button);
+    const pay = event.target.closest('[data-wallet-pay]');
+    if (pay) payFromWallet(pay.closest('[data-wallet]'));
   });
   document.addEventListener('change', (event) => {
     const form = event.target.closest('[data-methods]');

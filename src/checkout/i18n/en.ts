@@ -76,6 +76,17 @@ export const en = {
   'payment.on': '{{amount}} on {{network}}',
   'unaccepted.text':
     'Received but not counted: {{payments}}. This invoice does not accept that token on that network; contact {{merchant}} to get it back.',
+  'wallet.heading': 'Pay from your browser wallet',
+  'wallet.text':
+    'Sign a USDC transfer of exactly {{amount}} on {{network}}. No gas needed: Paydesk sends it for you.',
+  'wallet.button': 'Pay from your browser wallet',
+  'script.wallet.none': 'No browser wallet found. Install one, or pay from the address above.',
+  'script.wallet.rejected': 'You declined the signature in your wallet. Nothing was sent; you can try again.',
+  'script.wallet.wrongChain': 'Your wallet is on another network. Switch it to {{network}} and try again.',
+  'script.wallet.expired': 'This payment request has expired. Reload the page to get a new one.',
+  'script.wallet.balance': 'Your wallet does not hold enough USDC on {{network}} for this payment.',
+  'script.wallet.sent': 'Payment sent. Waiting for the network to confirm it…',
+  'script.wallet.failed': 'The payment could not be sent: {{reason}}',
   'sandbox.heading': 'Sandbox invoice',
   'sandbox.text': 'No real funds move. Pay it as a test payer would:',
   'sandbox.button': 'Simulate payment',

@@ -73,6 +73,19 @@ export const es: Messages = {
   'payment.on': '{{amount}} en {{network}}',
   'unaccepted.text':
     'Recibido pero no contabilizado: {{payments}}. Esta factura no acepta ese token en esa red; contacta con {{merchant}} para recuperarlo.',
+  'wallet.heading': 'Paga desde la cartera de tu navegador',
+  'wallet.text':
+    'Firma una transferencia de exactamente {{amount}} en {{network}}. Sin gas: Paydesk la envía por ti.',
+  'wallet.button': 'Pagar desde la cartera del navegador',
+  'script.wallet.none':
+    'No se encontró ninguna cartera en el navegador. Instala una o paga a la dirección de arriba.',
+  'script.wallet.rejected':
+    'Rechazaste la firma en tu cartera. No se envió nada; puedes intentarlo de nuevo.',
+  'script.wallet.wrongChain': 'Tu cartera está en otra red. Cámbiala a {{network}} e inténtalo de nuevo.',
+  'script.wallet.expired': 'Esta solicitud de pago ha caducado. Recarga la página para obtener una nueva.',
+  'script.wallet.balance': 'Tu cartera no tiene suficiente USDC en {{network}} para este pago.',
+  'script.wallet.sent': 'Pago enviado. Esperando a que la red lo confirme…',
+  'script.wallet.failed': 'No se pudo enviar el pago: {{reason}}',
   'sandbox.heading': 'Factura de pruebas (sandbox)',
   'sandbox.text': 'No se mueven fondos reales. Págala como lo haría un pagador de prueba:',
   'sandbox.button': 'Simular pago',

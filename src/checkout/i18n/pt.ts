@@ -73,6 +73,18 @@ export const pt: Messages = {
   'payment.on': '{{amount}} na rede {{network}}',
   'unaccepted.text':
     'Recebido, mas não contabilizado: {{payments}}. Esta fatura não aceita esse token nessa rede; fale com {{merchant}} para recuperá-lo.',
+  'wallet.heading': 'Pague pela carteira do seu navegador',
+  'wallet.text':
+    'Assine uma transferência de exatamente {{amount}} na {{network}}. Sem gás: o Paydesk envia por você.',
+  'wallet.button': 'Pagar pela carteira do navegador',
+  'script.wallet.none':
+    'Nenhuma carteira encontrada no navegador. Instale uma ou pague para o endereço acima.',
+  'script.wallet.rejected': 'Você recusou a assinatura na carteira. Nada foi enviado; pode tentar de novo.',
+  'script.wallet.wrongChain': 'Sua carteira está em outra rede. Mude para {{network}} e tente de novo.',
+  'script.wallet.expired': 'Este pedido de pagamento expirou. Recarregue a página para obter um novo.',
+  'script.wallet.balance': 'Sua carteira não tem USDC suficiente na {{network}} para este pagamento.',
+  'script.wallet.sent': 'Pagamento enviado. Aguardando a confirmação da rede…',
+  'script.wallet.failed': 'Não foi possível enviar o pagamento: {{reason}}',
   'sandbox.heading': 'Fatura de teste (sandbox)',
   'sandbox.text': 'Nenhum valor real é movido. Pague como um pagador de teste faria:',
   'sandbox.button': 'Simular pagamento',

@@ -73,6 +73,18 @@ export const tr: Messages = {
   'payment.on': '{{network}} ağında {{amount}}',
   'unaccepted.text':
     'Alındı ama sayılmadı: {{payments}}. Bu fatura bu tokeni bu ağda kabul etmiyor; geri almak için {{merchant}} ile iletişime geçin.',
+  'wallet.heading': 'Tarayıcı cüzdanınızdan ödeyin',
+  'wallet.text':
+    '{{network}} üzerinde tam olarak {{amount}} tutarında bir transferi imzalayın. Gas gerekmez: Paydesk sizin için gönderir.',
+  'wallet.button': 'Tarayıcı cüzdanından öde',
+  'script.wallet.none': 'Tarayıcıda cüzdan bulunamadı. Bir cüzdan kurun ya da yukarıdaki adrese ödeyin.',
+  'script.wallet.rejected':
+    'İmzayı cüzdanınızda reddettiniz. Hiçbir şey gönderilmedi; tekrar deneyebilirsiniz.',
+  'script.wallet.wrongChain': 'Cüzdanınız başka bir ağda. {{network}} ağına geçip tekrar deneyin.',
+  'script.wallet.expired': 'Bu ödeme isteğinin süresi doldu. Yenisi için sayfayı yeniden yükleyin.',
+  'script.wallet.balance': 'Cüzdanınızda bu ödeme için {{network}} üzerinde yeterli USDC yok.',
+  'script.wallet.sent': 'Ödeme gönderildi. Ağın onaylaması bekleniyor…',
+  'script.wallet.failed': 'Ödeme gönderilemedi: {{reason}}',
   'sandbox.heading': 'Test faturası (sandbox)',
   'sandbox.text': 'Gerçek para aktarılmaz. Bir test ödeyicisi gibi ödeyin:',
   'sandbox.button': 'Ödemeyi simüle et',

@@ -53,7 +53,7 @@ export function collectionsPage(
     balances: NetworkBalance[];
     collections: ReadonlyArray<Collection & { waiting?: Waiting | undefined }>;
   },
-  opts: { notice?: string | undefined; errors?: readonly PageMessage[] } = {},
+  opts: { notice?: string | undefined; errors?: readonly PageMessage[]; extra?: Html } = {},
 ): string {
   const owner = ctx.session.role === 'owner';
   return shell(
@@ -69,6 +69,7 @@ ${
     : html`<p class="muted">This project has no payout address: its EVM payments go straight to its own wallet and need no collection.${owner ? html` Set one in <a href="${ROOT}/settings">Settings</a> to collect them in one transaction instead.` : ''}</p>`
 }
 ${data.balances.map((b) => balancePanel(ctx, networks, b, owner, data.minDeposit))}
+${opts.extra ?? ''}
 <section class="panel" aria-labelledby="history" tabindex="0"><h2 id="history">History</h2><table>
 <thead><tr><th scope="col">Network</th><th scope="col">Status</th><th scope="col" class="num">Deposits</th><th scope="col">Amounts</th><th scope="col">Transaction</th><th scope="col">Created</th><th scope="col">Confirmed</th></tr></thead>
 <tbody>${
