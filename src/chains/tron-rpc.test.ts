@@ -97,6 +97,8 @@ describe('reading a TRON node', () => {
     expect(logs).toEqual([
       {
         token: '0xeca9bc828a3005b9a3b909f2cc5c2a54794de05f',
+        // The sender as JSON-RPC names it in every family (lower-case hex), as the token is.
+        from: '0xdd791d6b49e190062d650e6a23c575510d35f2f9',
         to: 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH',
         value: 10_500_000n,
         txHash: '95aad4dfc3d5d389291c093425d06b2ce5a97b5b4953645316371158ebde3f27',
