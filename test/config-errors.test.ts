@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { onPostgres } from './database.js';
 import { killAll, removeTempDirs, SLOW, startPaydesk, tempDir } from './process.js';
 
 const ADMIN_TOKEN = 'process-test-admin-token-5Yq8Lw2Rz';
@@ -8,7 +9,8 @@ const ADMIN_TOKEN = 'process-test-admin-token-5Yq8Lw2Rz';
 afterEach(killAll);
 afterAll(removeTempDirs);
 
-describe('configuration errors', () => {
+// Runs once per CI run, in the PGlite run: a configuration refused at start-up opens no database, so the PostgreSQL run would repeat it unchanged.
+describe.skipIf(onPostgres)('configuration errors', () => {
   it.each([
     ['PORT', 'not-a-port'],
     ['PORT', '70000'],

@@ -7,6 +7,11 @@ import { accessibilityProblems, VIEWPORTS } from '../../test/browser/axe.js';
 import { skipBrowserTests } from '../../test/browser/chromium.js';
 import { type DashboardHarness, OWNER, startDashboardHarness } from '../../test/browser/dashboard.js';
 import { TRON_TEST_XPUB } from '../../test/chain/wallet.js';
+import { onPostgres } from '../../test/database.js';
+
+// The audit reads the pages' HTML, which the database under them does not change: it runs once per CI
+// run, in the PGlite run, rather than twice over the same markup.
+const skipAudit = skipBrowserTests || onPostgres;
 
 /**
  * Set to write every page's screenshot, dashboard-<page>-<scheme>-<device>.png (`1`: into
@@ -24,7 +29,7 @@ let h: DashboardHarness;
 let invoiceId: string;
 let invitePath: string;
 beforeAll(async () => {
-  if (skipBrowserTests) return;
+  if (skipAudit) return;
   h = await startDashboardHarness();
   const owner = await h.signedIn(OWNER);
   await owner.goto(`${h.base}/dashboard/webhooks/new`);
@@ -109,7 +114,7 @@ const PAGES: Array<{ name: string; signedIn: boolean; reach: (page: Page) => Pro
   { name: 'account', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/account`) },
 ];
 
-describe.skipIf(skipBrowserTests)('accessibility (axe-core) and layout of every dashboard page', () => {
+describe.skipIf(skipAudit)('accessibility (axe-core) and layout of every dashboard page', () => {
   test.each(Object.entries(VIEWPORTS).map(([device, viewport]) => ({ device, viewport })))(
     'no serious or critical violation, light or dark, and no sideways scrolling: $device',
     async ({ device, viewport }) => {
