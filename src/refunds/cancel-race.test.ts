@@ -100,11 +100,19 @@ describe.runIf(onPostgres)(
       });
       // The watcher's transaction has locked the refund (as change.ts does first) and goes on only once
       // the cancel has locked the invoice and is waiting for the refund: the order that deadlocked.
+      let refundLocked!: () => void;
+      const locked = new Promise<void>((resolve) => {
+        refundLocked = resolve;
+      });
       const watcher = holdOpen(b.app.db, async (tx) => {
         await lockRefunds(tx, target);
+        refundLocked();
         await go;
         await watcherSees(tx, r.payer);
       });
+      // The cancel starts only once the watcher holds the refund: otherwise it may take both locks
+      // first, and this test would be the "cancel, then the transfer" case.
+      await locked;
       const canceling = apiCancel(a.app, merchant, r);
       await someoneWaitsForALock(a.app.db);
       watch();
