@@ -63,6 +63,31 @@ const usdcBalance = async (owner: Address) =>
   })) as bigint;
 
 /** An invoice of 12.50 USDC, its expiry in seconds, and a payer holding 20 USDC and no native coin. */
+/** Anyone (`account`) sending a payer's signed authorization to the token themselves. */
+function strangerSubmits(
+  body: Awaited<ReturnType<typeof signAuthorization>>,
+  account: Address,
+  fees: { gas?: bigint; maxPriorityFeePerGas?: bigint; maxFeePerGas?: bigint } = {},
+) {
+  const a = body.authorization as Record<string, string>;
+  return chain.wallet.writeContract({
+    address: tokens.usdc,
+    abi: USDC_LIKE_ABI,
+    functionName: 'transferWithAuthorization',
+    args: [
+      a.from,
+      a.to,
+      BigInt(a.value as string),
+      0n,
+      BigInt(a.validBefore as string),
+      a.nonce,
+      body.signature,
+    ],
+    account,
+    ...fees,
+  });
+}
+
 async function setUp() {
   const invoice = await newInvoice(t, m, '12.50');
   const validBefore = BigInt(Math.floor(new Date(invoice.payment_expires_at as string).getTime() / 1000));
@@ -111,24 +136,7 @@ describe('a signed transfer', () => {
     expect(again.statusCode, again.body).toBe(202);
     expect(again.json().data.tx_hash).toBe(first.json().data.tx_hash);
     // A stranger replays the same signature on the token: refused there.
-    const a = body.authorization as Record<string, string>;
-    await expect(
-      chain.wallet.writeContract({
-        address: tokens.usdc,
-        abi: USDC_LIKE_ABI,
-        functionName: 'transferWithAuthorization',
-        args: [
-          a.from,
-          a.to,
-          BigInt(a.value as string),
-          0n,
-          BigInt(a.validBefore as string),
-          a.nonce,
-          body.signature,
-        ],
-        account: chain.accounts[5] as Address,
-      }),
-    ).rejects.toThrow(/used or canceled/);
+    await expect(strangerSubmits(body, chain.accounts[5] as Address)).rejects.toThrow(/used or canceled/);
     await chain.mine(3);
     await eventually(async () => (await getInvoice(t, m, invoice.id)).status === 'paid');
     expect(await paymentsOf(invoice.id)).toHaveLength(1);
@@ -142,21 +150,7 @@ describe('a signed transfer', () => {
     try {
       const res = await postAuthorization(t, invoice.id, body);
       expect(res.statusCode, res.body).toBe(202);
-      const a = body.authorization as Record<string, string>;
-      const stranger = await chain.wallet.writeContract({
-        address: tokens.usdc,
-        abi: USDC_LIKE_ABI,
-        functionName: 'transferWithAuthorization',
-        args: [
-          a.from,
-          a.to,
-          BigInt(a.value as string),
-          0n,
-          BigInt(a.validBefore as string),
-          a.nonce,
-          body.signature,
-        ],
-        account: chain.accounts[6] as Address,
+      const stranger = await strangerSubmits(body, chain.accounts[6] as Address, {
         gas: 200_000n,
         maxPriorityFeePerGas: 10n ** 11n,
         maxFeePerGas: 10n ** 12n,
