@@ -283,6 +283,13 @@ describe('the node Paydesk talks to', () => {
     expect(unknown?.error).toEqual({ code: -32601, message: 'Method not found' });
   });
 
+  it('moves on by itself with slotMs', async () => {
+    const ticking = await startSolana({ slotMs: 20 });
+    const start = ticking.slot;
+    await expect.poll(() => ticking.slot, { interval: 20 }).toBeGreaterThan(start + 2);
+    await ticking.close();
+  });
+
   it('restarts: unreachable for a while, then back on the same URL with the same ledger', async () => {
     const p = await payment();
     solana.advance();
