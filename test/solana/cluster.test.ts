@@ -133,6 +133,22 @@ describe('a payment built with @solana/kit', () => {
     expect(() => solana.dropUnfinalized(other.signature)).toThrow(/not an unfinalized/);
   });
 
+  it('takes with it, when dropped, the later transactions that spent what it brought', async () => {
+    const payer = await solana.newPayer({ USDC: 5_000_000n });
+    const middle = await solana.newPayer({ USDC: 1n }); // has SOL for fees, and a USDC account
+    const last = await solana.newMerchant();
+    const usdc = solana.mints.USDC;
+    const first = await solana.pay(payer, { recipient: middle.address, mint: usdc, amount: 3_000_000n });
+    solana.advance();
+    const spend = await solana.pay(middle, { recipient: last.address, mint: usdc, amount: 2_000_000n });
+    solana.advance();
+    expect(solana.dropUnfinalized(first).sort()).toEqual([first, spend].sort());
+    expect(await statusOf(spend as Signature)).toBeNull();
+    expect(await solana.balance(middle.address, usdc)).toBe(1n);
+    expect(await solana.balance(last.address, usdc)).toBe(0n);
+    expect(await solana.balance(payer.address, usdc)).toBe(5_000_000n);
+  });
+
   it('creates the merchant token account when asked, in a legacy message, and v0 needs maxSupportedTransactionVersion', async () => {
     const payer = await solana.newPayer({ USDT: 5_000_000n });
     const merchant = await solana.newMerchant({ createAtas: false });
