@@ -159,8 +159,19 @@ function tokenBalances(tokens: (TokenState | null)[]) {
   );
 }
 
+const memoCache = new WeakMap<Landed, string | null>();
+
 /** The memo column of getSignaturesForAddress: each memo instruction as "[length] text", joined by "; ". */
 export function memoOf(tx: Landed): string | null {
+  let memo = memoCache.get(tx);
+  if (memo === undefined) {
+    memo = readMemos(tx);
+    memoCache.set(tx, memo);
+  }
+  return memo;
+}
+
+function readMemos(tx: Landed): string | null {
   const memos = tx.message.instructions
     .filter((ix) => {
       const program = tx.accountKeys[ix.programAddressIndex];

@@ -22,6 +22,30 @@ const slotMethods: Record<string, Method> = {
     return withContext(contextSlot(v, c, commitment(c)), v.ledger.blockhashValid(String(p[0])));
   },
   getGenesisHash: (_p, v) => v.genesisHash,
+  getEpochInfo: (p, v) => {
+    const c = config(p, 0);
+    const slot = contextSlot(v, c, commitment(c));
+    const blockHeight = v.ledger.blockHeight(commitment(c), v.lag);
+    // One epoch of 432,000 slots, as on mainnet; the model never reaches its end.
+    return {
+      absoluteSlot: slot,
+      blockHeight,
+      epoch: 0,
+      slotIndex: slot,
+      slotsInEpoch: 432_000,
+      transactionCount: null,
+    };
+  },
+  // The fee is 5,000 lamports per signature: no priority fee market is modelled.
+  getFeeForMessage: (p, v) => {
+    const c = config(p, 1);
+    const bytes = Buffer.from(String(p[0]), 'base64');
+    return withContext(
+      contextSlot(v, c, commitment(c)),
+      bytes.length ? 5000 * (bytes[0] === 0x80 ? (bytes[1] ?? 1) : (bytes[0] ?? 1)) : null,
+    );
+  },
+  getRecentPrioritizationFees: () => [],
   // A node more than 128 slots behind reports itself unhealthy (Agave's default health threshold).
   getHealth: (_p, v) => {
     if (v.lag > 128)
