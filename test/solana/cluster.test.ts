@@ -203,7 +203,7 @@ describe('transactions that fail', () => {
     expect(await solana.balance(payer.address, solana.mints.USDC)).toBe(1_000_000n);
   });
 
-  it('cannot be sent twice, nor after their blockhash expired', async () => {
+  it('cannot be sent twice, nor forged, nor after their blockhash expired', async () => {
     const payer = await solana.newPayer({ USDC: 1_000_000n });
     const merchant = await solana.newMerchant();
     const p = { recipient: merchant.address, mint: solana.mints.USDC, amount: 1n };
@@ -211,6 +211,12 @@ describe('transactions that fail', () => {
     const send = (wire: string) => raw('sendTransaction', [wire, { encoding: 'base64' }], solana.walletUrl);
     expect((await send(once.wire)).body.result).toBe(once.signature);
     expect((await send(once.wire)).body.error?.message).toMatch(/already been processed/);
+    const forged = Buffer.from(once.wire, 'base64');
+    forged[5] = (forged[5] ?? 0) ^ 1;
+    expect((await send(forged.toString('base64'))).body.error).toEqual({
+      code: -32003,
+      message: 'Transaction signature verification failure',
+    });
     const late = await solana.signPayment(payer, { ...p, amount: 2n });
     solana.advance(151);
     expect((await send(late.wire)).body.error).toMatchObject({

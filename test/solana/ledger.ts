@@ -150,9 +150,10 @@ export function createLedger(svm: LiteSVM) {
       const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
       if (message.version !== 'legacy' && message.version !== 0)
         throw new Error(`version ${message.version} messages are not modelled`);
-      const first = Object.values(transaction.signatures)[0];
-      if (!first) throw new Error('transaction without signatures');
-      return { transaction, message, signature: base58.decode(first) };
+      const signatures = Object.values(transaction.signatures);
+      if (signatures.length === 0) throw new Error('transaction without signatures');
+      // An unsigned transaction (kit decodes a zeroed signature as null) can still be simulated.
+      return { transaction, message, signature: base58.decode(signatures[0] ?? new Uint8Array(64)) };
     },
     find: (signature: string) => bySignature.get(signature),
     /** The transactions of a slot's block, in order. */
