@@ -17,6 +17,9 @@ create table payment_links (
   uses integer not null default 0 check (uses >= 0),
   expires_at timestamptz,
   active boolean not null default true,
+  -- The key of the page's form tokens (links/token.ts): random per link, never shown, the same on
+  -- every instance. A view stores nothing; a POST "Pay" must carry a token the page made lately.
+  form_secret bytea not null,
   created_at timestamptz not null,
   updated_at timestamptz not null,
   check (amount is null or (min_amount is null and max_amount is null)),

@@ -154,7 +154,8 @@ export const InvoiceSchema = Type.Object(
     metadata: Type.Record(Type.String(), Type.String()),
     payment_link_id: nullable(
       Type.String({
-        description: 'The payment link a payer made this invoice on (contract §25); null for invoices made by the API',
+        description:
+          'The payment link a payer made this invoice on (contract §25); null for invoices made by the API',
         examples: ['plink_4gT8qLz2NwX7bVc9Rm3Kp5Yd'],
       }),
     ),

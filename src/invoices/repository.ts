@@ -382,3 +382,33 @@ export async function listInvoices(
     if (row.id !== null) rows.push(withPayments(row));
   return { rows, total: Number(first?.list_total ?? 0), live: first?.list_live ?? false };
 }
+
+/** A payment link's invoices, newest first, with their total (contract §25: listed under the link). */
+export async function listLinkInvoices(
+  db: Kysely<Database>,
+  projectId: string,
+  linkId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: InvoiceWithPayments[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('invoices')
+      .selectAll()
+      .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
+      .select(refundsOf(sql.ref('invoices.id')).as('refunds'))
+      .where('payment_link_id', '=', linkId)
+      .where('project_id', '=', projectId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom('invoices')
+      .select(sql<string>`count(*)`.as('n'))
+      .where('payment_link_id', '=', linkId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(withPayments), total: Number(count.n) };
+}

@@ -184,7 +184,6 @@ function offerOf(project: InvoiceProject, input: NewInvoiceInput, ctx: InvoiceCo
 
 type Priced = { rate: InvoiceRow['rate']; tokenAmount: Money; amount: Money };
 
-
 /**
  * Priced before anything is written: without a rate, nothing is stored (contract §19). At par (USD
  * and the tokens) nothing is looked up: the hot path stays free of any await.
@@ -375,5 +374,19 @@ export async function listInvoices(db: Kysely<Database>, principal: Principal, q
     principal.keyId,
   );
   if (!live) await principal.confirm();
+  return { rows, pagination: pagination(query, total) };
+}
+
+/** A payment link's invoices, a page of them (the link's project was checked by the caller, src/links). */
+export async function listLinkInvoices(
+  db: Kysely<Database>,
+  projectId: string,
+  linkId: string,
+  query: { limit: number; page: number },
+) {
+  const { rows, total } = await repo.listLinkInvoices(db, projectId, linkId, {
+    limit: query.limit,
+    offset: offsetOf(query),
+  });
   return { rows, pagination: pagination(query, total) };
 }
