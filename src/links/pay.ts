@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Language } from '../checkout/i18n/i18n.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
+import { hasIdShape } from '../ids.js';
 import type { Invoice } from '../invoices/invoice.js';
 import { createLinkInvoice, type InvoiceContext } from '../invoices/service.js';
 import { amountText, formatMoney } from '../money/money.js';
@@ -19,7 +20,9 @@ export type PublicLink = PaymentLinkRow & LinkProject;
 export type Refusal = 'inactive' | 'expired' | 'usedUp' | 'unpayable' | 'amount' | 'email' | 'token';
 
 export async function findLinkForPage(db: Kysely<Database>, id: string): Promise<PublicLink> {
-  const link = await findPublicLink(db, id);
+  // Whatever bytes the path holds (NUL, invalid UTF-8), an id that cannot be a link's is the same
+  // 404 as an unknown one, without a query.
+  const link = hasIdShape(id, 'plink') ? await findPublicLink(db, id) : undefined;
   if (!link) throw ApiError.notFound('No payment link with this id');
   return link;
 }
