@@ -42,6 +42,9 @@ import { idempotencyKeyFormat } from './invoices/idempotency.js';
 import { amountFormat, InvoiceSchema, statusListFormat } from './invoices/invoice.js';
 import { returnUrlFormat } from './invoices/return-url.js';
 import { invoiceRoutes } from './invoices/routes.js';
+import { PaymentLinkSchema, timestampFormat } from './links/link.js';
+import { linkPageRoutes } from './links/page.routes.js';
+import { paymentLinkRoutes } from './links/routes.js';
 import { merchantAdminRoutes } from './merchants/admin.routes.js';
 import { type Authenticator, createAuthenticator, type Principal } from './merchants/authenticate.js';
 import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant.js';
@@ -122,6 +125,7 @@ function formats(config: Config) {
     statusListFormat,
     idempotencyKeyFormat,
     paymentAmountFormat,
+    timestampFormat,
     returnUrlFormat(config.webhookAllowPrivate),
   ];
 }
@@ -160,7 +164,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A stopping server answers in the envelope itself (http/drain.ts), not with Fastify's own 503.
     return503OnClosing: false,
     // Payers reach /pay/… in a browser: their 404 is the payment page's HTML one.
-    frameworkErrors: onUnroutableRequest({ '/pay/': sendPageNotFound, '/refund/': sendPageNotFound }),
+    frameworkErrors: onUnroutableRequest({
+      '/pay/': sendPageNotFound,
+      '/refund/': sendPageNotFound,
+      '/l/': sendPageNotFound,
+    }),
     // Any id that fits in a request line reaches its handler, so a long malformed id is the same 404
     // as an unknown one (contract §4) rather than the router's own 414.
     routerOptions: {
@@ -231,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addSchema(BrandingSchema);
   app.addSchema(CollectionSchema);
   app.addSchema(RefundSchema);
+  app.addSchema(PaymentLinkSchema);
   await app.register(swagger, openApiOptions(deps.config));
 
   await app.register(healthRoutes, { prefix: '/v1' });
@@ -241,6 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await merchant.register(invoiceRoutes);
       await merchant.register(refundRoutes);
       await merchant.register(refundActionRoutes);
+      await merchant.register(paymentLinkRoutes);
     },
     { prefix: '/v1/merchant' },
   );
@@ -260,6 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(checkoutRoutes, { prefix: '/pay' });
   await app.register(refundClaimRoutes, { prefix: '/refund' });
+  await app.register(linkPageRoutes, { prefix: '/l' });
   await app.register(dashboardRoutes, { prefix: '/dashboard' });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

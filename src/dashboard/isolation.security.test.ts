@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, admin, createInvoice, startTestApp, type TestApp } from '../../test/app.js';
 import { inviteAndAccept, merchantWithOwner, PASSWORD, signIn } from '../../test/dashboard.js';
+import { createLink } from '../../test/links.js';
 import { fanOutUntil } from '../../test/webhooks.js';
 
 let t: TestApp;
@@ -39,7 +40,8 @@ async function foreignIds() {
     payload: {},
   });
   const refund = refunded.json().data.refund.id as string;
-  return { m, invoice, endpoint, event, refund, userId: owner.userId };
+  const link = (await createLink(t.app, m)).id;
+  return { m, invoice, endpoint, event, refund, link, userId: owner.userId };
 }
 
 /**
@@ -56,6 +58,7 @@ function idFor(url: string, param: string, other: Awaited<ReturnType<typeof fore
     webhooks: other.endpoint,
     team: other.userId,
     refunds: other.refund,
+    'payment-links': other.link,
   };
   return param === 'id' ? ids[resource ?? ''] : undefined;
 }

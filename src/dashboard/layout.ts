@@ -11,6 +11,7 @@ const NAV = [
   { href: `${ROOT}`, label: 'Overview', owner: false },
   { href: `${ROOT}/invoices`, label: 'Invoices', owner: false },
   { href: `${ROOT}/refunds`, label: 'Refunds', owner: false },
+  { href: `${ROOT}/payment-links`, label: 'Payment links', owner: false },
   { href: `${ROOT}/api-keys`, label: 'API keys', owner: true },
   { href: `${ROOT}/webhooks`, label: 'Webhooks', owner: false },
   { href: `${ROOT}/collections`, label: 'Collections', owner: false },

@@ -14,6 +14,7 @@ import { acceptForms } from './form.js';
 import { guardDashboard } from './guard.js';
 import { invoiceRoutes } from './invoices.routes.js';
 import { keyRoutes } from './keys.routes.js';
+import { linkRoutes } from './links.routes.js';
 import { sendOnce } from './once.js';
 import { overviewRoutes } from './overview.routes.js';
 import { refundActionRoutes } from './refund-actions.routes.js';
@@ -70,6 +71,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await signedIn.register(refundRoutes);
     await signedIn.register(refundActionRoutes);
     await signedIn.register(waitingRefundRoutes);
+    await signedIn.register(linkRoutes);
     await signedIn.register(keyRoutes);
     await signedIn.register(webhookRoutes);
     await signedIn.register(collectionRoutes);
