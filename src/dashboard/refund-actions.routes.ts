@@ -39,7 +39,7 @@ export const refundActionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const now = app.clock();
       const who = dashboardUser(request.dashboard, now);
-      const at = { now, publicBaseUrl: app.config.publicBaseUrl };
+      const at = { now, publicBaseUrl: app.config.publicBaseUrl, mail: app.config.mail !== undefined };
       const { refund } = await newClaimLink(app.db, who, { refundId: request.params.id }, at);
       const form = await keepForResultPage(request, refund.claim_url as string);
       return reply.redirect(`${ROOT}/refunds/${refund.id}/created?form=${form}`, 303);

@@ -56,7 +56,7 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const errors = app.checkFields(NewRefundSchema, { amount, reason });
       if (errors.length > 0) throw ApiError.validation(errors);
       const who = { kind: 'dashboard', projectId: ctx.project.id, change: change(ctx, now) } as const;
-      const at = { now, publicBaseUrl: app.config.publicBaseUrl };
+      const at = { now, publicBaseUrl: app.config.publicBaseUrl, mail: app.config.mail !== undefined };
       const { refund } = await createRefund(app.db, who, request.params.id, { amount, reason }, at);
       const form = await keepForResultPage(request, refund.claim_url as string);
       return reply.redirect(`${ROOT}/refunds/${refund.id}/created?form=${form}`, 303);

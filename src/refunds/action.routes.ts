@@ -82,7 +82,11 @@ export const refundActionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: claimLinkSchema },
     async (request, reply) => {
       const { invoice, refund: refundId } = request.params;
-      const ctx = { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl };
+      const ctx = {
+        now: app.clock(),
+        publicBaseUrl: app.config.publicBaseUrl,
+        mail: app.config.mail !== undefined,
+      };
       const who = requester(request.principal);
       const key = request.headers['idempotency-key'];
       const { refund, replayed } = await newClaimLink(

@@ -9,6 +9,8 @@ export type Requester =
 export interface RefundContext {
   now: Date;
   publicBaseUrl: string;
+  /** E-mail is on (SMTP_URL): a new claim link is also mailed to the invoice's payer (contract §25). */
+  mail?: boolean | undefined;
 }
 
 /** The merchant API's caller as a requester. */

@@ -62,7 +62,7 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       requester(request.principal),
       request.params.invoice,
       request.body ?? {},
-      { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl },
+      { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl, mail: app.config.mail !== undefined },
       request.headers['idempotency-key'],
     );
     reply.code(201);
