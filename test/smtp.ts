@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
@@ -20,10 +21,12 @@ export interface ReceivedMail {
 }
 
 /** A real SMTP server in a child process (test/smtp/server.cjs), and everything it received. */
-export async function startSmtpServer() {
-  const child: ChildProcess = fork(SERVER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startSmtpServer(port = 0) {
+  const child: ChildProcess = fork(SERVER, [String(port)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const received: ReceivedMail[] = [];
-  const port = await new Promise<number>((resolve, reject) => {
+  const listening = await new Promise<number>((resolve, reject) => {
     child.once('error', reject);
     child.on('message', (m: { op: string; port?: number; mail?: ReceivedMail }) => {
       if (m.op === 'ready') resolve(m.port as number);
@@ -31,10 +34,10 @@ export async function startSmtpServer() {
     });
   });
   return {
-    port,
+    port: listening,
     received,
     /** SMTP_URL for this server, with a login when given. */
-    url: (login = '') => `smtp://${login}${login && '@'}127.0.0.1:${port}`,
+    url: (login = '') => smtpUrl(listening, login),
     /** Refuses the next `count` transactions with a 451. */
     failNext: (count: number) => child.send({ op: 'fail', count }),
     close: async () => {
@@ -44,6 +47,17 @@ export async function startSmtpServer() {
       await exited;
     },
   };
+}
+
+export const smtpUrl = (port: number, login = '') => `smtp://${login}${login && '@'}127.0.0.1:${port}`;
+
+/** A loopback port nothing listens on (yet): an SMTP server that is down. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 export type SmtpServer = Awaited<ReturnType<typeof startSmtpServer>>;

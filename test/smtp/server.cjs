@@ -2,7 +2,7 @@
 // is: smtp-server speaks the protocol, mailparser reads what arrived. Protocol, over the IPC channel:
 // → { op: 'ready', port } once listening; → { op: 'mail', mail } for each message accepted;
 // ← { op: 'fail', count } refuses the next `count` transactions with a 451 (a transient refusal).
-// Logins: any user with the password 'right-password'; none needed.
+// The port is the first argument (0, or none: any free one). Logins: any user with the password 'right-password'; none needed.
 'use strict';
 require('../chain/exit-with-parent.cjs');
 
@@ -59,4 +59,6 @@ process.on('message', (m) => {
   if (m.op === 'fail') failing = m.count;
 });
 
-server.listen(0, '127.0.0.1', () => process.send({ op: 'ready', port: server.server.address().port }));
+server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () =>
+  process.send({ op: 'ready', port: server.server.address().port }),
+);
