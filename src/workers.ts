@@ -10,6 +10,7 @@ import { type RunningJobs, startJobs } from './jobs/runner.js';
 import { type MailTuning, mailJob } from './mail/mail.job.js';
 import { smtpSender } from './mail/sender.js';
 import { refundKeyPurgeJob } from './refunds/jobs.js';
+import { loadSecretKey } from './secrets/key.js';
 import { type DeliveryTuning, deliveryJob } from './webhooks/delivery.job.js';
 
 export interface WorkerDeps {
@@ -60,6 +61,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningJobs> {
             db: database.db,
             sender: smtpSender(config.mail, SMTP_TIMEOUT_MS),
             networks: config.networks,
+            secretKey: loadSecretKey(config)?.key,
             log,
             clock,
             tuning: deps.mailTuning,

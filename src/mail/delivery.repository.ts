@@ -11,10 +11,12 @@ export interface ClaimedMail {
   recipient: string;
   language: string;
   invoice_id: string;
+  refund_id: string | null;
   /** This attempt's number (counted at the claim, so a crash mid-send counts too). */
   attempts: number;
   /** The lease, and the fencing token for recording the outcome: only its holder writes it. */
   lease_until: Date;
+  /** Sealed (src/secrets/seal.ts) when the queuing instance had a key; claim.ts opens it. */
   claim_url: string | null;
   merchant: string;
   livemode: boolean;
@@ -48,7 +50,7 @@ export async function claimDueMail(
     set status = 'sending', attempts = m.attempts + 1, lease_until = ${r.leaseUntil}, updated_at = ${r.now}
     from claimed, invoices i, projects p
     where m.id = claimed.id and i.id = m.invoice_id and p.id = m.project_id
-    returning m.id, m.kind, m.recipient, m.language, m.invoice_id, m.attempts, m.lease_until, m.claim_url,
+    returning m.id, m.kind, m.recipient, m.language, m.invoice_id, m.refund_id, m.attempts, m.lease_until, m.claim_url,
       p.name as merchant, i.livemode,
       (select e.body from events e where e.id = m.event_id) as event_body,
       (select r.amount::text from refunds r where r.id = m.refund_id) as refund_amount,

@@ -29,7 +29,8 @@ export function mailFacts(mail: ClaimedMail, networks: NetworkRegistry): MailFac
       amount: mail.refund_amount === null ? '' : formatMoney(money(mail.refund_amount)),
       currency: mail.refund_currency ?? '',
     };
-    return { ...common, ...amount, network: null, txHash: null, txUrl: null, claimUrl: mail.claim_url };
+    // The claim link is opened by the sender (claim.ts): it may be sealed.
+    return { ...common, ...amount, network: null, txHash: null, txUrl: null };
   }
   const paid =
     mail.kind === 'owner_after_close'

@@ -3,6 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Job } from '../jobs/job.js';
 import type { NetworkRegistry } from '../networks/network.js';
+import type { SecretKey } from '../secrets/key.js';
+import { SealError } from '../secrets/seal.js';
+import { openClaimUrl } from './claim.js';
 import { type ClaimedMail, claimDueMail, recordMailOutcome, releaseMail } from './delivery.repository.js';
 import { mailFacts } from './facts.js';
 import { ensureMailCursor, mailFanOutRound } from './fan-out.repository.js';
@@ -37,6 +40,8 @@ export interface MailJobDeps {
   db: Kysely<Database>;
   sender: MailSender;
   networks: NetworkRegistry;
+  /** Opens the claim links that refunds sealed (src/secrets); undefined: none can be opened. */
+  secretKey: SecretKey | undefined;
   log: FastifyBaseLogger;
   clock: () => Date;
   tuning?: Partial<MailTuning> | undefined;
@@ -90,8 +95,7 @@ async function sendOne(
   const fields = { mail: mail.id, kind: mail.kind, invoice: mail.invoice_id, attempt: mail.attempts };
   try {
     if (signal.aborted) return await releaseMail(deps.db, mail, deps.clock());
-    const rendered = renderMail(mailFacts(mail, deps.networks));
-    const failure = await deps.sender.send({ id: mail.id, to: mail.recipient, ...rendered });
+    const failure = await attempt(deps, mail);
     const now = deps.clock();
     if (!failure) {
       await recordMailOutcome(deps.db, mail, { status: 'sent' }, now);
@@ -109,4 +113,17 @@ async function sendOne(
     // Nothing recorded: the lease lapses and the mail is tried again.
     log.error({ ...fields, err }, 'mail attempt could not be recorded');
   }
+}
+
+/** Renders and sends one mail; a claim link that does not open fails it for good (and says why). */
+async function attempt(deps: MailJobDeps, mail: ClaimedMail) {
+  let claimUrl: string | null;
+  try {
+    claimUrl = openClaimUrl(mail, deps.secretKey);
+  } catch (err) {
+    if (err instanceof SealError) return { permanent: true, error: err.message };
+    throw err;
+  }
+  const rendered = renderMail({ ...mailFacts(mail, deps.networks), claimUrl });
+  return deps.sender.send({ id: mail.id, to: mail.recipient, ...rendered });
 }

@@ -105,6 +105,10 @@ describe('mail through the outbox', () => {
     });
     expect(made.statusCode).toBe(201);
     const claimUrl: string = made.json().data.refund.claim_url;
+    // While it waits, the link is sealed like every secret at rest: a copy of the database opens nothing.
+    const waiting = (await mailRows(t.database.db, invoiceId)).find((r) => r.kind === 'refund_claim');
+    expect(waiting?.claim_url ?? 'sealed:v1:').toMatch(/^sealed:v1:/);
+    expect(String(waiting?.claim_url)).not.toContain(claimUrl.slice(-43));
     const mail = await eventually(async () =>
       to('carla@example.com').find((r) => r.text?.includes(claimUrl)),
     );

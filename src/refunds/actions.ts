@@ -68,7 +68,7 @@ export function newClaimLink(
     const claimUrl = `${ctx.publicBaseUrl}/refund/${claim.token}`;
     // The new link replaces the old one in a mail to the payer not sent yet (contract §25).
     if (ctx.mail)
-      await queueRefundClaim(tx, {
+      await queueRefundClaim(tx, ctx.mail, {
         refundId: changed.after.id,
         invoiceId: changed.after.invoice_id,
         claimUrl,

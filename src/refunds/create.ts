@@ -77,7 +77,12 @@ export async function createRefund(
 async function mailClaim(tx: Transaction<Database>, ctx: RefundContext, row: RefundRow, token: string) {
   if (!ctx.mail) return;
   const claimUrl = `${ctx.publicBaseUrl}/refund/${token}`;
-  await queueRefundClaim(tx, { refundId: row.id, invoiceId: row.invoice_id, claimUrl, now: ctx.now });
+  await queueRefundClaim(tx, ctx.mail, {
+    refundId: row.id,
+    invoiceId: row.invoice_id,
+    claimUrl,
+    now: ctx.now,
+  });
 }
 
 /** A new refund's row: awaiting its address, live or test as its invoice is (contract §21). */
