@@ -210,7 +210,8 @@ describe('mail delivery', () => {
     t.workers?.wake('mail');
     await eventually(async () => smtp.received.length === 2);
     expect(smtp.received[1]?.messageId).toBe(smtp.received[0]?.messageId);
-    expect((await rowOf(t, invoiceId))?.status).toBe('sent');
+    await eventually(async () => (await rowOf(t, invoiceId))?.status === 'sent');
+    expect(smtp.received).toHaveLength(2);
   });
 
   test('without SMTP_URL nothing is queued and nothing fails', async () => {
