@@ -58,7 +58,9 @@ export type AuditAction =
   | 'collection.requested'
   | 'refund.created'
   | 'refund.canceled'
-  | 'refund.claim_link_renewed';
+  | 'refund.claim_link_renewed'
+  | 'till.created'
+  | 'till.disabled';
 
 /**
  * Writes an audit row. It takes a transaction, never the database handle: the row commits with the

@@ -16,6 +16,7 @@ import { invoiceRoutes } from './invoices.routes.js';
 import { keyRoutes } from './keys.routes.js';
 import { sendOnce } from './once.js';
 import { overviewRoutes } from './overview.routes.js';
+import { posRoutes } from './pos.routes.js';
 import { refundActionRoutes } from './refund-actions.routes.js';
 import { waitingRefundRoutes } from './refund-waiting.routes.js';
 import { refundRoutes } from './refunds.routes.js';
@@ -73,6 +74,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await signedIn.register(keyRoutes);
     await signedIn.register(webhookRoutes);
     await signedIn.register(collectionRoutes);
+    await signedIn.register(posRoutes);
     await signedIn.register(settingsRoutes);
     await signedIn.register(brandingRoutes);
     await signedIn.register(teamRoutes);

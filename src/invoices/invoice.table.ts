@@ -72,6 +72,8 @@ export interface InvoiceTable {
   due_at: Date | null;
   /** lifecycle.schedule(): until when a payment to the invoice still counts. */
   open_until: Date | null;
+  /** The till (src/pos) the invoice was charged at; null for every other invoice. */
+  till_id: string | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -37,6 +37,12 @@ export interface NewInvoiceInput {
   network?: string | null | undefined;
 }
 
+/**
+ * Who sells: an API caller, or a till of src/pos, which has no API key (keyId null: the statement
+ * checks the till, its project and account are live instead). `tillId` is stored on the invoice.
+ */
+export type Seller = Omit<Principal, 'keyId'> & { keyId: string | null; tillId?: string | undefined };
+
 export interface Created {
   invoice: InvoiceWithPayments;
   /** True when an earlier request with the same Idempotency-Key made it. */
@@ -61,7 +67,7 @@ export interface InvoiceContext {
 /** Creates a pending invoice on the caller's project; currency, network and expiry come from the project. */
 export async function createInvoice(
   db: Kysely<Database>,
-  principal: Principal,
+  principal: Seller,
   input: NewInvoiceInput,
   idempotencyKey: string | undefined,
   ctx: InvoiceContext,
@@ -158,6 +164,7 @@ export async function createInvoice(
     underpayment_tolerance_percent: principal.tolerancePercent,
     // Decided once, from what it offers: live or test for its lifetime (contract §21).
     livemode: livemodeOf(ctx.networks, offered),
+    till_id: principal.tillId ?? null,
     dust_percent: ctx.dustPercent,
     amount_paid: '0.00',
     amount_refunded: '0.00',
@@ -228,7 +235,7 @@ async function replayOf(
  */
 function offeredMethods(
   networks: NetworkRegistry,
-  principal: Principal,
+  principal: Pick<Principal, 'methods'>,
   network: string | undefined,
 ): readonly PaymentMethod[] {
   const all = offeredNow(networks, principal.methods);
