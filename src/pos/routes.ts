@@ -131,7 +131,7 @@ export const posRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/:id/quote',
     { schema: { hide, params: Id, querystring: Lang, body: Cart } },
-    async (request, reply) => {
+    async (request) => {
       const till = await session(request);
       // Without the till's own session: the same 404 as an unknown till, in the envelope pos.js reads.
       if (!till) throw ApiError.notFound('This till does not exist or is disabled');
