@@ -124,26 +124,24 @@ export const posRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/:id/lock', { schema: { hide, params: Id, querystring: Lang } }, async (request, reply) => {
     const tr = trOf(request);
-    reply.header('Set-Cookie', tillCookie(request.params.id, '', secure, true));
-    return reply.redirect(`${posRoot(request.url)}${request.params.id}${langQuery(tr)}`, 303);
+    // Only a till's own id goes into the cookie's path (an id of any bytes is the till's 404).
+    const till = await openTill(app.db, request.params.id);
+    reply.header('Set-Cookie', tillCookie(till.id, '', secure, true));
+    return reply.redirect(`${posRoot(request.url)}${till.id}${langQuery(tr)}`, 303);
   });
 
-  app.post(
-    '/:id/quote',
-    { schema: { hide, params: Id, querystring: Lang, body: Cart } },
-    async (request) => {
-      const till = await session(request);
-      // Without the till's own session: the same 404 as an unknown till, in the envelope pos.js reads.
-      if (!till) throw ApiError.notFound('This till does not exist or is disabled');
-      const tr = trOf(request);
-      const sale = priceCart(till, { amount: request.body.amount ?? '', quantities: list(request.body.qty) });
-      return ok(request, 'Totals', {
-        subtotal: shown(tr, sale.subtotal, till.currency),
-        tax: shown(tr, sale.tax, till.currency),
-        total: shown(tr, sale.total, till.currency),
-      });
-    },
-  );
+  app.post('/:id/quote', { schema: { hide, params: Id, querystring: Lang, body: Cart } }, async (request) => {
+    const till = await session(request);
+    // Without the till's own session: the same 404 as an unknown till, in the envelope pos.js reads.
+    if (!till) throw ApiError.notFound('This till does not exist or is disabled');
+    const tr = trOf(request);
+    const sale = priceCart(till, { amount: request.body.amount ?? '', quantities: list(request.body.qty) });
+    return ok(request, 'Totals', {
+      subtotal: shown(tr, sale.subtotal, till.currency),
+      tax: shown(tr, sale.tax, till.currency),
+      total: shown(tr, sale.total, till.currency),
+    });
+  });
 
   app.post(
     '/:id/charge',
