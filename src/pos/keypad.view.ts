@@ -27,7 +27,7 @@ function itemRow(item: TillItem, i: number, till: TillRow, tr: Translator): Html
     ? tr.t('pos.item.tax', { percent: formatAmount(tr.locale, item.tax_percent) })
     : '';
   return html`<li class="item">
-<button type="button" class="item-add" data-add="${i}" aria-label="${tr.t('pos.item.add', { name: item.name })}" hidden><span class="item-name">${item.name}</span><span class="item-price">${price}${tax ? html` <span class="item-tax">${tax}</span>` : ''}</span></button>
+<button type="button" class="item-add" data-add="${i}" hidden><span class="item-name">${item.name}</span><span class="item-price">${price}${tax ? html` <span class="item-tax">${tax}</span>` : ''}</span></button>
 <span class="item-label" data-noscript>${item.name} · ${price}${tax ? ` ${tax}` : ''}</span>
 <label class="visually-hidden" for="qty-${i}">${tr.t('pos.item.quantity', { name: item.name })}</label>
 <input class="item-qty" id="qty-${i}" name="qty" type="number" inputmode="numeric" min="0" max="999" step="1" value="0">

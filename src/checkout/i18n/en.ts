@@ -151,7 +151,6 @@ export const en = {
   'pos.key.clear': 'Clear',
   'pos.amount': 'Amount',
   'pos.items': 'Items',
-  'pos.item.add': 'Add {{name}}',
   'pos.item.quantity': 'Quantity of {{name}}',
   'pos.item.tax': '+{{percent}}% tax',
   'pos.subtotal': 'Subtotal',

@@ -154,7 +154,6 @@ export const es: Messages = {
   'pos.key.clear': 'Borrar',
   'pos.amount': 'Importe',
   'pos.items': 'Artículos',
-  'pos.item.add': 'Añadir {{name}}',
   'pos.item.quantity': 'Cantidad de {{name}}',
   'pos.item.tax': '+{{percent}} % de impuesto',
   'pos.subtotal': 'Subtotal',

@@ -153,7 +153,6 @@ export const pt: Messages = {
   'pos.key.clear': 'Limpar',
   'pos.amount': 'Valor',
   'pos.items': 'Itens',
-  'pos.item.add': 'Adicionar {{name}}',
   'pos.item.quantity': 'Quantidade de {{name}}',
   'pos.item.tax': '+{{percent}}% de imposto',
   'pos.subtotal': 'Subtotal',

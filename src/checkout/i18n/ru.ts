@@ -150,7 +150,6 @@ export const ru: Messages = {
   'pos.key.clear': 'Сбросить',
   'pos.amount': 'Сумма',
   'pos.items': 'Товары',
-  'pos.item.add': 'Добавить: {{name}}',
   'pos.item.quantity': 'Количество: {{name}}',
   'pos.item.tax': '+{{percent}}% налог',
   'pos.subtotal': 'Подытог',

@@ -150,7 +150,6 @@ export const tr: Messages = {
   'pos.key.clear': 'Temizle',
   'pos.amount': 'Tutar',
   'pos.items': 'Ürünler',
-  'pos.item.add': '{{name}} ekle',
   'pos.item.quantity': '{{name}} adedi',
   'pos.item.tax': '+%{{percent}} vergi',
   'pos.subtotal': 'Ara toplam',

@@ -135,7 +135,6 @@ export const zh: Messages = {
   'pos.key.clear': '清除',
   'pos.amount': '金额',
   'pos.items': '商品',
-  'pos.item.add': '添加 {{name}}',
   'pos.item.quantity': '{{name}} 的数量',
   'pos.item.tax': '+{{percent}}% 税',
   'pos.subtotal': '小计',
