@@ -75,7 +75,7 @@ describe('PIN lockout', () => {
   const at = (minutes: number) => new Date(Date.UTC(2026, 10, 27, 9, minutes));
   test('the fifth attempt in 15 minutes locks for 15 minutes; a new window starts afresh', () => {
     let row: ReturnType<typeof admit> | undefined;
-    let counter;
+    let counter: Parameters<typeof admit>[0];
     for (let i = 0; i < 5; i++) {
       row = admit(counter, at(i), PIN_LOCKOUT);
       if (!row.allowed) throw new Error('refused early');
