@@ -9,11 +9,13 @@ export async function createTill(
   owner: DashboardUser,
   form: { name?: string; pin?: string; items?: string } = {},
 ) {
+  const tills = (html: string) => new Set(html.match(/(?<=\/pos\/)till_[A-Za-z0-9]+/g) ?? []);
+  const before = tills((await owner.get('/dashboard/pos')).body);
   const res = await owner.post('/dashboard/pos', { name: 'Counter', pin: PIN, items: '', ...form });
   if (res.statusCode !== 303) throw new Error(`create till → ${res.statusCode} ${res.body.slice(0, 500)}`);
-  const list = await owner.follow(res);
-  const id = /\/pos\/(till_[A-Za-z0-9]+)/.exec(list.body)?.[1];
-  if (!id) throw new Error('no till link on the page');
+  // The one that was not there before (tills made at the same instant have no order among them).
+  const id = [...tills((await owner.follow(res)).body)].find((t) => !before.has(t));
+  if (!id) throw new Error('no new till link on the page');
   return id;
 }
 

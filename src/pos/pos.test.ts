@@ -84,6 +84,7 @@ describe('the PIN', () => {
     const tills = [await createTill(owner), await createTill(owner), await createTill(owner)];
     for (let i = 0; i < 5; i++) await enterPin(t.app, tills[i % 2] as string, '222222', '192.0.2.99');
     expect((await enterPin(t.app, tills[2] as string, PIN, '192.0.2.99')).statusCode).toBe(429);
+    expect(new Set(tills).size).toBe(3);
     expect((await enterPin(t.app, tills[2] as string, PIN, '192.0.2.98')).statusCode).toBe(303);
   });
 });
