@@ -50,6 +50,7 @@ import { type Authenticator, createAuthenticator, type Principal } from './merch
 import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant.js';
 import { guardMerchantApi, merchantRoutes } from './merchants/routes.js';
 import { networkAdminRoutes } from './networks/admin.routes.js';
+import { posRoutes } from './pos/routes.js';
 import type { RateBook } from './rates/book.js';
 import { openRates } from './rates/open.js';
 import { attachRateBook } from './rates/registry.js';
@@ -272,6 +273,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(refundClaimRoutes, { prefix: '/refund' });
   await app.register(linkPageRoutes, { prefix: '/l' });
   await app.register(dashboardRoutes, { prefix: '/dashboard' });
+  await app.register(posRoutes, { prefix: '/pos' });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // @fastify/swagger-ui overrides `url` with its own ./json; Swagger UI loads a `urls` list instead when

@@ -60,7 +60,9 @@ export type AuditAction =
   | 'refund.canceled'
   | 'refund.claim_link_renewed'
   | 'payment_link.created'
-  | 'payment_link.changed';
+  | 'payment_link.changed'
+  | 'till.created'
+  | 'till.disabled';
 
 /**
  * Writes an audit row. It takes a transaction, never the database handle: the row commits with the

@@ -121,6 +121,19 @@ const PAGES: Array<{ name: string; signedIn: boolean; reach: (page: Page) => Pro
   { name: 'webhook-new', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/webhooks/new`) },
   { name: 'collections', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/collections`) },
   {
+    name: 'pos',
+    signedIn: true,
+    // Point of sale (issue 36): the till list after creating one, with its link and the form below.
+    reach: async (p) => {
+      await p.goto(`${h.base}/dashboard/pos`);
+      await p.getByLabel('Name').fill('Counter 1');
+      await p.getByLabel('PIN').fill('482913');
+      await p.getByLabel('Items').fill('Espresso; 2.50; 7.7\nWater; 1.00');
+      await p.getByRole('button', { name: 'Create till' }).click();
+      await p.getByRole('status').filter({ hasText: 'Till created' }).waitFor();
+    },
+  },
+  {
     name: 'settings',
     signedIn: true,
     reach: async (p) => {

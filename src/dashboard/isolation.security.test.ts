@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, admin, createInvoice, startTestApp, type TestApp } from '../../test/app.js';
 import { inviteAndAccept, merchantWithOwner, PASSWORD, signIn } from '../../test/dashboard.js';
 import { createLink } from '../../test/links.js';
+import { createTill } from '../../test/pos.js';
 import { fanOutUntil } from '../../test/webhooks.js';
 
 let t: TestApp;
@@ -41,7 +42,8 @@ async function foreignIds() {
   });
   const refund = refunded.json().data.refund.id as string;
   const link = (await createLink(t.app, m)).id;
-  return { m, invoice, endpoint, event, refund, link, userId: owner.userId };
+  const till = await createTill(owner);
+  return { m, invoice, endpoint, event, refund, link, till, userId: owner.userId };
 }
 
 /**
@@ -59,6 +61,7 @@ function idFor(url: string, param: string, other: Awaited<ReturnType<typeof fore
     team: other.userId,
     refunds: other.refund,
     'payment-links': other.link,
+    pos: other.till,
   };
   return param === 'id' ? ids[resource ?? ''] : undefined;
 }
@@ -143,6 +146,7 @@ describe('viewers', () => {
       '/dashboard/team',
       '/dashboard/team/invite',
       '/dashboard/webhooks/new',
+      '/dashboard/pos',
     ]) {
       expect((await viewer.get(url)).statusCode, url).toBe(404);
     }
@@ -167,6 +171,7 @@ describe('viewers', () => {
         },
       ],
       ['/dashboard/team/invite', { email: 'friend@evil.example', role: 'owner' }],
+      ['/dashboard/pos', { name: 'Sneaky', pin: '123456', items: '' }],
       [`/dashboard/team/${owner.userId}/remove`, {}],
     ];
     for (const [url, form] of posts) expect((await viewer.post(url, form)).statusCode, url).toBe(404);

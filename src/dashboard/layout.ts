@@ -15,6 +15,7 @@ const NAV = [
   { href: `${ROOT}/api-keys`, label: 'API keys', owner: true },
   { href: `${ROOT}/webhooks`, label: 'Webhooks', owner: false },
   { href: `${ROOT}/collections`, label: 'Collections', owner: false },
+  { href: `${ROOT}/pos`, label: 'Point of sale', owner: true },
   { href: `${ROOT}/settings`, label: 'Settings', owner: true },
   { href: `${ROOT}/team`, label: 'Team', owner: true },
 ] as const;

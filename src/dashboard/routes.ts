@@ -17,6 +17,7 @@ import { keyRoutes } from './keys.routes.js';
 import { linkRoutes } from './links.routes.js';
 import { sendOnce } from './once.js';
 import { overviewRoutes } from './overview.routes.js';
+import { posRoutes } from './pos.routes.js';
 import { refundActionRoutes } from './refund-actions.routes.js';
 import { waitingRefundRoutes } from './refund-waiting.routes.js';
 import { refundRoutes } from './refunds.routes.js';
@@ -75,6 +76,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await signedIn.register(keyRoutes);
     await signedIn.register(webhookRoutes);
     await signedIn.register(collectionRoutes);
+    await signedIn.register(posRoutes);
     await signedIn.register(settingsRoutes);
     await signedIn.register(brandingRoutes);
     await signedIn.register(teamRoutes);

@@ -78,6 +78,8 @@ export interface InvoiceTable {
   payer_email: string | null;
   /** The payment page language the payer used (one of src/checkout/i18n's codes), when known. */
   payer_language: string | null;
+  /** The till (src/pos) the invoice was charged at; null for every other invoice. */
+  till_id: string | null;
   created_at: Date;
   updated_at: Date;
 }

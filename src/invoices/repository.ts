@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { executePrepared, type Placeholders, statement } from '../db/statement.js';
 import type { OutboxEvent } from '../events/body.js';
 import { insertEventsFrom } from '../events/repository.js';
-import { liveKey } from '../merchants/repository.js';
+import { liveKey, liveTill } from '../merchants/repository.js';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.js';
 import type { PaymentRecord, RefundRecord } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
@@ -32,8 +32,12 @@ export interface NewInvoice {
     | 'failure_reason'
   >;
   created: OutboxEvent;
-  /** The caller's API key: nothing is written unless it is still live (see merchants/authenticate.ts). */
-  keyId: string;
+  /**
+   * The caller's API key: nothing is written unless it is still live (see merchants/authenticate.ts).
+   * Null for a sale at a till (src/pos), which has no key: then its project and account must be active
+   * and the till itself active, in the same statement.
+   */
+  keyId: string | null;
   claim?: IdempotencyClaim | undefined;
 }
 
@@ -104,6 +108,7 @@ function inputRow(n: Omit<NewInvoice, 'keyId'> & { keyId: string | null }) {
     payment_link_id: i.payment_link_id,
     payer_email: i.payer_email,
     payer_language: i.payer_language,
+    till_id: i.till_id,
     created_at: i.created_at,
     key_id: n.keyId,
     event_id: n.created.id,
@@ -133,15 +138,19 @@ const insertStatement = statement(
       due_at timestamptz, open_until timestamptz, pay_address text, evm_address text,
       evm_address_index bigint, tron_address text, tron_address_index bigint, payout_address text,
       underpayment_tolerance_percent numeric, dust_percent numeric, livemode boolean,
-      payment_link_id text, payer_email text, payer_language text, created_at timestamptz,
+      payment_link_id text, payer_email text, payer_language text, till_id text, created_at timestamptz,
       key_id text,
       event_id text,
       event_body text, idempotency_key text, fingerprint text)
   ),
   live as (
     -- No key: a payer's invoice from a payment link, whose caller checked the project in its own
-    -- transaction (links/repository.ts claimUse); only insertLinkInvoice below passes none.
-    select input.* from input where input.key_id is null or ${liveKey(sql.ref('input.key_id'))}
+    -- transaction (links/repository.ts claimUse; only insertLinkInvoice passes none), or a till's
+    -- sale, whose till, project and account must be active here.
+    select input.* from input
+    where ${liveKey(sql.ref('input.key_id'))}
+       or (input.key_id is null and input.till_id is null and input.payment_link_id is not null)
+       or (input.key_id is null and ${liveTill(sql.ref('input.till_id'), sql.ref('input.project_id'))})
   ),
   claim as (
     insert into idempotency_keys (project_id, key, request_hash, invoice_id, created_at)
@@ -156,12 +165,12 @@ const insertStatement = statement(
                           description, metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until,
                           pay_address, evm_address, evm_address_index, tron_address, tron_address_index,
                           payout_address, underpayment_tolerance_percent, dust_percent, livemode,
-                          payment_link_id, payer_email, payer_language, created_at, updated_at)
+                          payment_link_id, payer_email, payer_language, till_id, created_at, updated_at)
     select id, project_id, 'pending', amount, currency, rate, token_amount, network, payment_methods, order_id, description,
            metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address, evm_address,
            evm_address_index, tron_address, tron_address_index, payout_address,
            underpayment_tolerance_percent, dust_percent, livemode, payment_link_id, payer_email,
-           payer_language, created_at, created_at
+           payer_language, till_id, created_at, created_at
     from live
     where idempotency_key is null or id in (select invoice_id from claim)
     returning id

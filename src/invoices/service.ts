@@ -37,6 +37,12 @@ export interface NewInvoiceInput {
   network?: string | null | undefined;
 }
 
+/**
+ * Who sells: an API caller, or a till of src/pos, which has no API key (keyId null: the statement
+ * checks the till, its project and account are live instead). `tillId` is stored on the invoice.
+ */
+export type Seller = Omit<Principal, 'keyId'> & { keyId: string | null; tillId?: string | undefined };
+
 export interface Created {
   invoice: InvoiceWithPayments;
   /** True when an earlier request with the same Idempotency-Key made it. */
@@ -70,11 +76,12 @@ export type InvoiceProject = Pick<
   | 'hasEvmXpub'
 >;
 
-/** Where an invoice came from, beside the API's fields: a payment link and its payer (contract §25). */
+/** Where an invoice came from, beside the API's fields: a payment link and its payer, or a till (contract §25). */
 export interface InvoiceOrigin {
   paymentLinkId: string | null;
   payerEmail: string | null;
   payerLanguage: string | null;
+  tillId?: string | null | undefined;
 }
 
 const FROM_API: InvoiceOrigin = { paymentLinkId: null, payerEmail: null, payerLanguage: null };
@@ -82,7 +89,7 @@ const FROM_API: InvoiceOrigin = { paymentLinkId: null, payerEmail: null, payerLa
 /** Creates a pending invoice on the caller's project; currency, network and expiry come from the project. */
 export async function createInvoice(
   db: Kysely<Database>,
-  principal: Principal,
+  principal: Seller,
   input: NewInvoiceInput,
   idempotencyKey: string | undefined,
   ctx: InvoiceContext,
@@ -117,7 +124,8 @@ export async function createInvoice(
         })
       : pricing;
   if ('invoice' in priced) return priced;
-  const { invoice, view, created } = await assemble(db, principal, input, priced, offer, ctx, FROM_API);
+  const origin = principal.tillId ? { ...FROM_API, tillId: principal.tillId } : FROM_API;
+  const { invoice, view, created } = await assemble(db, principal, input, priced, offer, ctx, origin);
   // Nothing written means the API key was not live in the statement's snapshot, or the idempotency
   // key was taken. confirm() answers the first with its auth error; the second replays. A second try
   // settles the two rare races in between: a key live again (a project re-activated meanwhile), or a
@@ -254,6 +262,7 @@ async function assemble(
     underpayment_tolerance_percent: project.tolerancePercent,
     // Decided once, from what it offers: live or test for its lifetime (contract §21).
     livemode: livemodeOf(ctx.networks, offered),
+    till_id: origin.tillId ?? null,
     dust_percent: ctx.dustPercent,
     amount_paid: '0.00',
     amount_refunded: '0.00',
