@@ -20,7 +20,8 @@ type Route = { method: string; url: string };
  */
 const MERCHANT = '/v1/merchant/';
 const OPERATOR = '/v1/admin/';
-const PUBLIC = ['/v1/health', '/v1/openapi.json', '/docs', '/pay', '/refund', '/l/'];
+// /pos/: the till's own PIN and cookie guard it (src/pos/pos.security.test.ts), never a merchant key.
+const PUBLIC = ['/v1/health', '/v1/openapi.json', '/docs', '/pay', '/refund', '/l/', '/pos/'];
 /** The merchant dashboard: its own session cookie (src/dashboard/guard.ts), tested below. */
 const DASHBOARD = '/dashboard';
 

@@ -19,6 +19,11 @@ async function start(chainId) {
   const provider = await createProvider(config, 'hardhat', hre.artifacts);
   // Port 0: the system picks a free one, so two chains never race for a port.
   const server = new JsonRpcServer({ hostname: '127.0.0.1', port: 0, provider });
+  // Node closes a keep-alive connection idle for 5 s; on a loaded machine a client could pick that
+  // socket for its next call just as the server closed it ("other side closed"). Idle connections
+  // stay open for a minute instead, longer than any pause between a test's calls.
+  server._httpServer.keepAliveTimeout = 60_000;
+  server._httpServer.headersTimeout = 61_000;
   const { port } = await server.listen();
   servers.set(port, server);
   return { port };
