@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { FamilyName } from '../networks/family.js';
+import type { XpubFamily } from '../networks/family.js';
 import type { InvoiceRow, OfferedMethod, PaymentRow } from './invoice.table.js';
 
 type Tx = Transaction<Database>;
@@ -118,7 +118,7 @@ export async function saveInvoices(tx: Tx, rows: InvoiceRow[]): Promise<void> {
  * lifecycle decides which it is. One probe of the address's unique index per address: the cost
  * follows the transfers, not the number of invoices, open or closed, or of projects.
  */
-export async function invoicesAt(db: Db, family: FamilyName, addresses: string[]) {
+export async function invoicesAt(db: Db, family: XpubFamily, addresses: string[]) {
   const column = family === 'evm' ? 'evm_address' : 'tron_address';
   const rows = await db
     .selectFrom('invoices')
@@ -129,7 +129,7 @@ export async function invoicesAt(db: Db, family: FamilyName, addresses: string[]
 }
 
 /** When the oldest invoice that a payment in the family still counts for was created. */
-export async function oldestOpenInvoice(db: Db, family: FamilyName, now: Date): Promise<Date | undefined> {
+export async function oldestOpenInvoice(db: Db, family: XpubFamily, now: Date): Promise<Date | undefined> {
   const row = await db
     .selectFrom('invoices')
     .select((eb) => eb.fn.min('created_at').as('oldest'))

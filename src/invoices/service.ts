@@ -13,6 +13,7 @@ import { type DepositAddress, newDepositAddresses } from '../networks/deposit-ad
 import { livemodeOf, offeredNow } from '../networks/livemode.js';
 import { type AddressKind, addressKind, type PaymentMethod, tokenDecimals } from '../networks/methods.js';
 import type { NetworkRegistry } from '../networks/network.js';
+import { solanaReference } from '../networks/solana-pay.js';
 import type { RateBook } from '../rates/book.js';
 import { RateUnavailableError } from '../rates/errors.js';
 import type { Watching } from '../watch/watched.js';
@@ -123,7 +124,15 @@ export async function createInvoice(
     deposit.forwarder && principal.payoutAddress
       ? forwarderAddress(FACTORY_ADDRESS, principal.payoutAddress, invoiceSalt(principal.projectId, id))
       : undefined;
-  const addresses = await newDepositAddresses(db, ctx.networks, principal.projectId, methods, id, forwarder);
+  const addresses = await newDepositAddresses(
+    db,
+    ctx.networks,
+    principal.projectId,
+    methods,
+    id,
+    forwarder,
+    principal.solanaAddress,
+  );
   const offered = methods.map((m) => {
     const kind = addressKind(ctx.networks, m.network) as AddressKind;
     return { ...m, pay_address: (addresses[kind] as DepositAddress).address };
@@ -153,6 +162,8 @@ export async function createInvoice(
     evm_address_index: addresses.evm?.index ?? null,
     tron_address: addresses.tron?.address ?? null,
     tron_address_index: addresses.tron?.index ?? null,
+    solana_address: addresses.solana?.address ?? null,
+    solana_reference: addresses.solana ? solanaReference(id) : null,
     // The payout its forwarder can send to, kept: a later change of the project's never moves it.
     payout_address: addresses.evm && forwarder ? principal.payoutAddress : null,
     underpayment_tolerance_percent: principal.tolerancePercent,
