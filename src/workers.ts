@@ -8,6 +8,7 @@ import type { Job } from './jobs/job.js';
 import { advisoryLeadership, soleLeader } from './jobs/leadership.js';
 import { type RunningJobs, startJobs } from './jobs/runner.js';
 import { refundKeyPurgeJob } from './refunds/jobs.js';
+import { solanaScanJobs } from './solana/scan.job.js';
 import { type DeliveryTuning, deliveryJob } from './webhooks/delivery.job.js';
 
 export interface WorkerDeps {
@@ -36,6 +37,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningJobs> {
     refundKeyPurgeJob(common),
     deliveryJob({ db: database.db, config, log, clock, tuning: deps.deliveryTuning }),
     ...(await chainScanJobs({ ...common, networks: config.networks })),
+    ...solanaScanJobs({ ...common, networks: config.networks }),
     ...(await collectorJobs({
       db: database.db,
       networks: config.networks,
