@@ -13,7 +13,7 @@ import { mayPay } from '../networks/livemode.js';
 import type { Currency } from '../networks/network.js';
 import { associatedTokenAccount } from '../networks/solana-address.js';
 import * as repo from './repository.js';
-import type { SignatureInfo, SolanaReader } from './rpc.js';
+import type { SignatureInfo, SignatureStatus, SolanaReader } from './rpc.js';
 import { readTransfer, type SeenTransfer } from './transfer.js';
 
 /** What a Solana watcher needs to know about its network. */
@@ -202,12 +202,7 @@ async function settle(ctx: SolanaScanContext): Promise<void> {
   const due = await confirmingUpTo(ctx.db, ctx.network.name, BigInt(Number.MAX_SAFE_INTEGER));
   if (due.length === 0) return;
   const finalizedSlot = await ctx.reader.slot('finalized');
-  const sigs = [...new Set(due.map((p) => p.tx_hash))];
-  const status = new Map<string, Awaited<ReturnType<SolanaScanContext['reader']['statuses']>>[number]>();
-  for (let i = 0; i < sigs.length; i += 256) {
-    const chunk = sigs.slice(i, i + 256);
-    (await ctx.reader.statuses(chunk)).forEach((s, j) => status.set(chunk[j] as string, s));
-  }
+  const status = await statusesOf(ctx.reader, [...new Set(due.map((p) => p.tx_hash))]);
   const reports: Reported[] = [];
   for (const p of due) {
     const s = status.get(p.tx_hash);
@@ -232,4 +227,15 @@ async function settle(ctx: SolanaScanContext): Promise<void> {
     }
   }
   if (reports.length > 0) await observe(ctx.db, reports, observing(ctx));
+}
+
+/** getSignatureStatuses takes at most 256 signatures a call. */
+async function statusesOf(reader: SolanaReader, sigs: string[]) {
+  const status = new Map<string, SignatureStatus | null>();
+  for (let i = 0; i < sigs.length; i += 256) {
+    const chunk = sigs.slice(i, i + 256);
+    const got = await reader.statuses(chunk);
+    for (const [j, sig] of chunk.entries()) status.set(sig, got[j] ?? null);
+  }
+  return status;
 }
