@@ -12,6 +12,13 @@ import { fromTokenUnits, money } from '../money/money.js';
 import { mayPay } from '../networks/livemode.js';
 import type { Currency } from '../networks/network.js';
 import { associatedTokenAccount } from '../networks/solana-address.js';
+import {
+  confirmBuriedRefunds,
+  recordRefundPayments,
+  refundRecipients,
+  refundsSent,
+  type Transfer,
+} from '../refunds/watch.js';
 import * as repo from './repository.js';
 import type { SignatureInfo, SignatureStatus, SolanaReader } from './rpc.js';
 import { readTransfer, type SeenTransfer } from './transfer.js';
@@ -33,13 +40,15 @@ export interface SolanaScanContext {
   publicBaseUrl: string;
 }
 
-/** A watched token account: the ATA of a merchant's wallet for one mint. */
+/** A watched token account: the ATA of a merchant's wallet (or of a refund's payer) for one mint. */
 interface Watched {
   account: string;
   wallet: string;
   mint: string;
-  /** The oldest invoice it may pay was made then: no older signature needs reading. */
+  /** The oldest invoice (or ready refund) it may pay dates from then: no older signature needs reading. */
   since: Date;
+  /** A ready refund waits for a transfer into it (contract §24: refunds to Solana addresses). */
+  refund: boolean;
 }
 
 const PAGE = 1000;
@@ -73,19 +82,78 @@ export async function solanaScanStep(ctx: SolanaScanContext): Promise<boolean> {
     const newest = fresh[i]?.[0];
     return newest ? [{ account: w.account, signature: newest.signature, slot: newest.slot }] : [];
   });
-  await observe(ctx.db, reports, observing(ctx), (tx) =>
-    repo.saveCursors(tx, ctx.network.name, moved, ctx.now()),
-  );
+  await observe(ctx.db, reports, observing(ctx), async (tx) => {
+    await repo.saveCursors(tx, ctx.network.name, moved, ctx.now());
+    // The same transactions, read once, may pay refunds into payers' token accounts (contract §18),
+    // decided under the refunds' locks; they are final once finalized (settle).
+    await recordRefundPayments(
+      tx,
+      refundNetwork(ctx.network),
+      refundTransfers(transfers, watched),
+      -1n,
+      ctx.now(),
+    );
+  });
   await settle(ctx);
   return false;
 }
 
+/** Credits into the token accounts of refunds' payers, as the refunds' matcher reads transfers. */
+function refundTransfers(transfers: SeenTransfer[], watched: Watched[]): Transfer[] {
+  const refunds = new Map(watched.filter((w) => w.refund).map((w) => [w.account, w]));
+  return transfers.flatMap((t) =>
+    [...t.credits].flatMap(([account, credit]) => {
+      const w = refunds.get(account);
+      if (!w || credit.mint !== w.mint) return [];
+      return [
+        {
+          token: credit.mint,
+          to: w.wallet,
+          value: credit.units,
+          txHash: t.signature,
+          blockNumber: BigInt(t.slot),
+        },
+      ];
+    }),
+  );
+}
+
+/** The network as the refunds module reads it: currency → mint and decimals. */
+function refundNetwork(network: SolanaNetwork) {
+  return {
+    name: network.name,
+    tokens: new Map(
+      [...network.mints].map(([mint, t]) => [t.currency as string, { address: mint, decimals: t.decimals }]),
+    ),
+  };
+}
+
 /** The token accounts of every wallet with an invoice still open, one per mint of the network. */
 async function watchedAccounts(ctx: SolanaScanContext): Promise<Watched[]> {
-  const wallets = await solanaWallets(ctx.db, ctx.now());
-  return wallets.flatMap(({ solana_address: wallet, since }) =>
-    [...ctx.network.mints.keys()].map((mint) => ({ account: ataOf(wallet, mint), wallet, mint, since })),
-  );
+  const [wallets, recipients] = await Promise.all([
+    solanaWallets(ctx.db, ctx.now()),
+    refundRecipients(ctx.db, ctx.network.name),
+  ]);
+  const out = new Map<string, Watched>();
+  for (const { solana_address: wallet, since } of wallets) {
+    for (const mint of ctx.network.mints.keys()) {
+      out.set(ataOf(wallet, mint), { account: ataOf(wallet, mint), wallet, mint, since, refund: false });
+    }
+  }
+  for (const r of recipients) {
+    const mint = [...ctx.network.mints].find(([, t]) => t.currency === r.token)?.[0];
+    if (!mint) continue;
+    const account = ataOf(r.address, mint);
+    const seen = out.get(account);
+    out.set(account, {
+      account,
+      wallet: r.address,
+      mint,
+      since: seen && seen.since < r.since ? seen.since : r.since,
+      refund: true,
+    });
+  }
+  return [...out.values()];
 }
 
 // A program address costs a few hashes and curve checks: worth deriving once per wallet and mint.
@@ -200,8 +268,11 @@ async function paymentsOf(
  */
 async function settle(ctx: SolanaScanContext): Promise<void> {
   const due = await confirmingUpTo(ctx.db, ctx.network.name, BigInt(Number.MAX_SAFE_INTEGER));
-  if (due.length === 0) return;
+  const sent = await refundsSent(ctx.db, ctx.network.name);
+  if (due.length === 0 && !sent) return;
   const finalizedSlot = await ctx.reader.slot('finalized');
+  if (sent) await confirmBuriedRefunds(ctx.db, refundNetwork(ctx.network), BigInt(finalizedSlot), ctx.now());
+  if (due.length === 0) return;
   const status = await statusesOf(ctx.reader, [...new Set(due.map((p) => p.tx_hash))]);
   const reports: Reported[] = [];
   for (const p of due) {
