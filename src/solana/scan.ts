@@ -20,7 +20,7 @@ import {
   type Transfer,
 } from '../refunds/watch.js';
 import * as repo from './repository.js';
-import type { SignatureInfo, SignatureStatus, SolanaReader } from './rpc.js';
+import { type SignatureInfo, type SignatureStatus, type SolanaReader, SolanaRpcError } from './rpc.js';
 import { readTransfer, type SeenTransfer } from './transfer.js';
 
 /** What a Solana watcher needs to know about its network. */
@@ -209,7 +209,10 @@ async function readAll(
     const batch = todo.slice(i, i + FETCH_CONCURRENCY);
     const txs = await Promise.all(batch.map((s) => ctx.reader.transaction(s.signature)));
     for (const tx of txs) {
-      const seen = tx && readTransfer(tx, watched);
+      // Listed but not served (a provider's pool where this node is behind the one that listed it):
+      // the step ends, its cursors unmoved, and reads it again next time rather than pass it by.
+      if (!tx) throw new SolanaRpcError('getTransaction: a listed transaction is not served yet');
+      const seen = readTransfer(tx, watched);
       if (seen && seen.credits.size > 0) out.push(seen);
     }
   }
