@@ -66,16 +66,28 @@ for (let i = 0; i < MERCHANTS; i++) {
 const totalCalls = () => Object.values(solana.calls()).reduce((a, b) => a + b, 0);
 let open: Array<{ id: string; reference: string; wallet: string }> = [];
 
+/** Creates invoices 50 at a time (the API's group commit batches them), round robin over the merchants. */
 async function openInvoices(n: number): Promise<void> {
   while (open.length < n) {
-    const { wallet, m } = merchants[open.length % MERCHANTS] as (typeof merchants)[number];
-    const inv = (await createInvoice(t.app, m, { amount: '1.00' })).json().data;
-    const row = await t.database.db
+    const batch = Array.from({ length: Math.min(50, n - open.length) }, (_, i) => {
+      const { wallet, m } = merchants[(open.length + i) % MERCHANTS] as (typeof merchants)[number];
+      return createInvoice(t.app, m, { amount: '1.00' }).then((r) => ({
+        id: r.json().data.id as string,
+        wallet,
+      }));
+    });
+    const made = await Promise.all(batch);
+    const refs = await t.database.db
       .selectFrom('invoices')
-      .select('solana_reference')
-      .where('id', '=', inv.id)
-      .executeTakeFirstOrThrow();
-    open.push({ id: inv.id, reference: row.solana_reference as string, wallet });
+      .select(['id', 'solana_reference'])
+      .where(
+        'id',
+        'in',
+        made.map((i) => i.id),
+      )
+      .execute();
+    const byId = new Map(refs.map((r) => [r.id, r.solana_reference as string]));
+    for (const i of made) open.push({ ...i, reference: byId.get(i.id) as string });
   }
 }
 
@@ -94,6 +106,8 @@ const seenAt = async (sig: string) =>
 async function payments(latencies: number[]): Promise<void> {
   const payer = await solana.newPayer({ USDC: 10n ** 12n });
   for (let i = 0; i < PAYMENTS; i++) {
+    // At a random moment of the poll: payments in a row would otherwise each land just after a step.
+    await new Promise((r) => setTimeout(r, Math.random() * POLL_MS));
     const inv = open.shift() as (typeof open)[number];
     const sig = await solana.pay(payer, {
       recipient: inv.wallet,

@@ -180,3 +180,54 @@ describe('a Solana Pay payment', () => {
     expect(solana.calls()['(429)']).toBeGreaterThan(0);
   });
 });
+
+describe('a refund to a Solana address', () => {
+  test('the claim page takes the payer’s wallet; a transfer into its token account sends it, finalized confirms it', async () => {
+    const inv = await newInvoice('4.00');
+    await pay(inv.reference, 4_000_000n);
+    solana.finalize();
+    await until(inv.id, (i) => i.status === 'paid');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/v1/merchant/invoices/${inv.id}/refunds`,
+      headers: m.auth,
+      payload: { amount: '1.50' },
+    });
+    const refund = created.json().data.refund;
+    const claim = (address: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: new URL(refund.claim_url).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ method: `${LOCAL}:USDC`, address }).toString(),
+      });
+    const payer = await solana.newPayer({ USDC: 0n });
+    // A token account (off the curve) is refused: the refund goes to a wallet's own token account.
+    const ata = await solana.ata(payer.address, solana.mints.USDC);
+    expect((await claim(ata)).body).toContain('it is off the curve');
+    expect((await claim(payer.address)).statusCode).toBe(303);
+    const refundOf = async () =>
+      (await t.app.inject({ url: `/v1/merchant/invoices/${inv.id}/refunds`, headers: m.auth }))
+        .json()
+        .data.find((r: { id: string }) => r.id === refund.id);
+    expect(await refundOf()).toMatchObject({ status: 'ready', address: payer.address });
+    const sender = await solana.newPayer({ USDC: 10_000_000n });
+    const sig = await solana.pay(sender, {
+      recipient: payer.address,
+      mint: solana.mints.USDC,
+      amount: 1_500_000n,
+      createRecipientAta: true,
+    });
+    const sent = await eventually(async () => {
+      solana.advance();
+      const r = await refundOf();
+      return r.status === 'sent' && r;
+    }, 15_000);
+    expect(sent.tx_hash).toBe(sig);
+    solana.finalize();
+    await eventually(async () => {
+      solana.advance();
+      return (await refundOf()).status === 'confirmed';
+    }, 15_000);
+  });
+});
