@@ -42,11 +42,15 @@ import { idempotencyKeyFormat } from './invoices/idempotency.js';
 import { amountFormat, InvoiceSchema, statusListFormat } from './invoices/invoice.js';
 import { returnUrlFormat } from './invoices/return-url.js';
 import { invoiceRoutes } from './invoices/routes.js';
+import { PaymentLinkSchema, timestampFormat } from './links/link.js';
+import { linkPageRoutes } from './links/page.routes.js';
+import { paymentLinkRoutes } from './links/routes.js';
 import { merchantAdminRoutes } from './merchants/admin.routes.js';
 import { type Authenticator, createAuthenticator, type Principal } from './merchants/authenticate.js';
 import { AccountSchema, ApiKeySchema, ProjectSchema } from './merchants/merchant.js';
 import { guardMerchantApi, merchantRoutes } from './merchants/routes.js';
 import { networkAdminRoutes } from './networks/admin.routes.js';
+import { posRoutes } from './pos/routes.js';
 import type { RateBook } from './rates/book.js';
 import { openRates } from './rates/open.js';
 import { attachRateBook } from './rates/registry.js';
@@ -122,6 +126,7 @@ function formats(config: Config) {
     statusListFormat,
     idempotencyKeyFormat,
     paymentAmountFormat,
+    timestampFormat,
     returnUrlFormat(config.webhookAllowPrivate),
   ];
 }
@@ -160,7 +165,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A stopping server answers in the envelope itself (http/drain.ts), not with Fastify's own 503.
     return503OnClosing: false,
     // Payers reach /pay/… in a browser: their 404 is the payment page's HTML one.
-    frameworkErrors: onUnroutableRequest({ '/pay/': sendPageNotFound, '/refund/': sendPageNotFound }),
+    frameworkErrors: onUnroutableRequest({
+      '/pay/': sendPageNotFound,
+      '/refund/': sendPageNotFound,
+      '/l/': sendPageNotFound,
+    }),
     // Any id that fits in a request line reaches its handler, so a long malformed id is the same 404
     // as an unknown one (contract §4) rather than the router's own 414.
     routerOptions: {
@@ -231,6 +240,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addSchema(BrandingSchema);
   app.addSchema(CollectionSchema);
   app.addSchema(RefundSchema);
+  app.addSchema(PaymentLinkSchema);
   await app.register(swagger, openApiOptions(deps.config));
 
   await app.register(healthRoutes, { prefix: '/v1' });
@@ -241,6 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await merchant.register(invoiceRoutes);
       await merchant.register(refundRoutes);
       await merchant.register(refundActionRoutes);
+      await merchant.register(paymentLinkRoutes);
     },
     { prefix: '/v1/merchant' },
   );
@@ -260,7 +271,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(checkoutRoutes, { prefix: '/pay' });
   await app.register(refundClaimRoutes, { prefix: '/refund' });
+  await app.register(linkPageRoutes, { prefix: '/l' });
   await app.register(dashboardRoutes, { prefix: '/dashboard' });
+  await app.register(posRoutes, { prefix: '/pos' });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // @fastify/swagger-ui overrides `url` with its own ./json; Swagger UI loads a `urls` list instead when

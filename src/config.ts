@@ -5,6 +5,7 @@ import type { DatabaseBounds } from './db/bounds.js';
 import { collectorKeys } from './forwarders/collector-key.js';
 import { relayerKeys } from './gasless/relayer-key.js';
 import { parseTrustProxy, type TrustProxy, TrustProxyError } from './http/trust-proxy.js';
+import { type MailSettings, MailSettingsError, mailSettings } from './mail/settings.js';
 import type { NetworkRegistry } from './networks/network.js';
 import { loadNetworks, NetworkConfigError } from './networks/registry.js';
 import {
@@ -83,6 +84,9 @@ const EnvSchema = Type.Object({
   // Seals secrets kept in the database (TOTP secrets): any random string of 32 characters or more.
   // Not PAYDESK_SECRET_KEY: the SDK's examples name a merchant's API key so, and a shell may hold both.
   PAYDESK_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 32, maxLength: 1000 })),
+  // Contract §25: e-mail. Checked by mailSettings (scheme, host, a From with it); never echoed (a password).
+  SMTP_URL: Type.Optional(Type.String()),
+  PAYDESK_MAIL_FROM: Type.Optional(Type.String({ maxLength: 300 })),
   // Where Paydesk keeps its own files: the generated secret key and the first start's file.
   PAYDESK_STATE_DIR: Type.String({ minLength: 1, default: '.paydesk' }),
   LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')])),
@@ -158,6 +162,8 @@ export interface Config {
   readonly secretKey: string | undefined;
   /** The folder of Paydesk's own files (the generated secret key, the first start's file). */
   readonly stateDir: string;
+  /** SMTP_URL and PAYDESK_MAIL_FROM (contract §25, src/mail); undefined: no mail is queued or sent. */
+  readonly mail: MailSettings | undefined;
   readonly version: string;
 }
 
@@ -179,6 +185,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const networks = networksFrom(source);
   const collectorKey = collectorKeysFrom(source, networks);
   return fromEnv(env, networks, ratesFrom(env), collectorKey, relayerKeysFrom(source, collectorKey));
+}
+
+function mailFrom(env: Env): MailSettings | undefined {
+  try {
+    return mailSettings(env.SMTP_URL, env.PAYDESK_MAIL_FROM);
+  } catch (err) {
+    if (err instanceof MailSettingsError) throw new ConfigError(`Invalid configuration: ${err.message}`);
+    throw err;
+  }
 }
 
 function trustProxyFrom(env: Env): TrustProxy {
@@ -287,6 +302,7 @@ function fromEnv(
     dustPercent: env.PAYDESK_DUST_PERCENT,
     secretKey: env.PAYDESK_ENCRYPTION_KEY,
     stateDir: env.PAYDESK_STATE_DIR,
+    mail: mailFrom(env),
     version: packageVersion,
   });
 }

@@ -36,7 +36,18 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'inv' | 'prj' | 'acct' | 'key' | 'evt' | 'we' | 'usr' | 'col' | 'ref';
+export type IdPrefix =
+  | 'inv'
+  | 'prj'
+  | 'acct'
+  | 'key'
+  | 'evt'
+  | 'we'
+  | 'usr'
+  | 'col'
+  | 'ref'
+  | 'plink'
+  | 'till';
 
 /** Public ids carry their type (`inv_…`); 24 random characters are ≈ 143 bits: unguessable. */
 export function newId(prefix: IdPrefix): string {

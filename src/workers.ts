@@ -7,7 +7,10 @@ import { expiryJob, idempotencyPurgeJob } from './invoices/jobs.js';
 import type { Job } from './jobs/job.js';
 import { advisoryLeadership, soleLeader } from './jobs/leadership.js';
 import { type RunningJobs, startJobs } from './jobs/runner.js';
+import { type MailTuning, mailJob } from './mail/mail.job.js';
+import { smtpSender } from './mail/sender.js';
 import { refundKeyPurgeJob } from './refunds/jobs.js';
+import { loadSecretKey } from './secrets/key.js';
 import { solanaScanJobs } from './solana/scan.job.js';
 import { type DeliveryTuning, deliveryJob } from './webhooks/delivery.job.js';
 
@@ -20,7 +23,11 @@ export interface WorkerDeps {
   /** Run only the jobs of these names (a test of one job); all of them by default. */
   only?: readonly string[] | undefined;
   deliveryTuning?: Partial<DeliveryTuning> | undefined;
+  mailTuning?: Partial<MailTuning> | undefined;
 }
+
+/** How long one SMTP step (connect, greeting, each command) may take before the attempt fails. */
+const SMTP_TIMEOUT_MS = 15_000;
 
 /**
  * Every background job of an instance, in one place (as app.ts is for routes): invoice expiry, the
@@ -49,6 +56,20 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningJobs> {
       clock,
       log,
     })),
+    // E-mail only with SMTP_URL (contract §25): without it no job, so nothing is queued or sent.
+    ...(config.mail
+      ? [
+          mailJob({
+            db: database.db,
+            sender: smtpSender(config.mail, SMTP_TIMEOUT_MS),
+            networks: config.networks,
+            secretKey: loadSecretKey(config)?.key,
+            log,
+            clock,
+            tuning: deps.mailTuning,
+          }),
+        ]
+      : []),
   ];
   const jobs = deps.only ? all.filter((job) => deps.only?.includes(job.name)) : all;
   const leadership =

@@ -8,6 +8,7 @@ import { memoryStore, type RateLimitStore } from '../src/http/rate-limit.js';
 import { resilientRedisStore } from '../src/http/shared-store.js';
 import { randomBase62 } from '../src/ids.js';
 import type { RunningJobs } from '../src/jobs/runner.js';
+import type { MailTuning } from '../src/mail/mail.job.js';
 import { lowerPasswordCostForTests } from '../src/users/password.js';
 import type { DeliveryTuning } from '../src/webhooks/delivery.job.js';
 import { startWorkers } from '../src/workers.js';
@@ -61,6 +62,7 @@ export interface TestAppOptions {
    */
   workers?: boolean | readonly string[];
   deliveryTuning?: Partial<DeliveryTuning>;
+  mailTuning?: Partial<MailTuning>;
   /** Share one rate-limit store key space between several apps. */
   redisPrefix?: string;
 }
@@ -116,6 +118,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         clock: options.clock,
         only: options.workers === true ? undefined : options.workers,
         deliveryTuning: options.deliveryTuning,
+        mailTuning: options.mailTuning,
       })
     : undefined;
   return {

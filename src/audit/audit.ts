@@ -58,7 +58,11 @@ export type AuditAction =
   | 'collection.requested'
   | 'refund.created'
   | 'refund.canceled'
-  | 'refund.claim_link_renewed';
+  | 'refund.claim_link_renewed'
+  | 'payment_link.created'
+  | 'payment_link.changed'
+  | 'till.created'
+  | 'till.disabled';
 
 /**
  * Writes an audit row. It takes a transaction, never the database handle: the row commits with the

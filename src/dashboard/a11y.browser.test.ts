@@ -28,6 +28,7 @@ const SHOTS_DIR =
 let h: DashboardHarness;
 let invoiceId: string;
 let invitePath: string;
+let linkPath: string;
 beforeAll(async () => {
   if (skipAudit) return;
   h = await startDashboardHarness();
@@ -44,6 +45,14 @@ beforeAll(async () => {
     invoiceId ??= id;
   }
   await h.receiver.waitFor(4);
+  // A payment link where the payer chooses the amount and gives an e-mail: its public page's fields.
+  const link = await h.t.app.inject({
+    method: 'POST',
+    url: '/v1/merchant/payment-links',
+    headers: h.m.auth,
+    payload: { title: 'Tip jar', min_amount: '1.00', max_amount: '100.00', collect_email: true },
+  });
+  linkPath = new URL(link.json().data.url).pathname;
   // A refund of the first (paid) invoice, claimed by its payer: the Refunds page lists it with its QR code.
   const refund = await h.t.app.inject({
     method: 'POST',
@@ -95,9 +104,35 @@ const PAGES: Array<{ name: string; signedIn: boolean; reach: (page: Page) => Pro
       await p.getByLabel('Secret key').waitFor();
     },
   },
+  { name: 'payment-links', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/payment-links`) },
+  {
+    name: 'payment-link',
+    signedIn: true,
+    reach: async (p) => {
+      await p.goto(`${h.base}/dashboard/payment-links/new`);
+      await p.getByLabel('Title').fill('Logo design');
+      await p.getByLabel(/^Price/).fill('450.00');
+      await p.getByRole('button', { name: 'Create link' }).click();
+      await p.getByLabel('HTML of the pay button').waitFor();
+    },
+  },
+  { name: 'link-page', signedIn: false, reach: (p) => p.goto(`${h.base}${linkPath}?lang=es`) },
   { name: 'webhooks', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/webhooks`) },
   { name: 'webhook-new', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/webhooks/new`) },
   { name: 'collections', signedIn: true, reach: (p) => p.goto(`${h.base}/dashboard/collections`) },
+  {
+    name: 'pos',
+    signedIn: true,
+    // Point of sale (issue 36): the till list after creating one, with its link and the form below.
+    reach: async (p) => {
+      await p.goto(`${h.base}/dashboard/pos`);
+      await p.getByLabel('Name').fill('Counter 1');
+      await p.getByLabel('PIN').fill('482913');
+      await p.getByLabel('Items').fill('Espresso; 2.50; 7.7\nWater; 1.00');
+      await p.getByRole('button', { name: 'Create till' }).click();
+      await p.getByRole('status').filter({ hasText: 'Till created' }).waitFor();
+    },
+  },
   {
     name: 'settings',
     signedIn: true,

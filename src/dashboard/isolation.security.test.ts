@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, admin, createInvoice, startTestApp, type TestApp } from '../../test/app.js';
 import { inviteAndAccept, merchantWithOwner, PASSWORD, signIn } from '../../test/dashboard.js';
+import { createLink } from '../../test/links.js';
+import { createTill } from '../../test/pos.js';
 import { fanOutUntil } from '../../test/webhooks.js';
 
 let t: TestApp;
@@ -39,7 +41,9 @@ async function foreignIds() {
     payload: {},
   });
   const refund = refunded.json().data.refund.id as string;
-  return { m, invoice, endpoint, event, refund, userId: owner.userId };
+  const link = (await createLink(t.app, m)).id;
+  const till = await createTill(owner);
+  return { m, invoice, endpoint, event, refund, link, till, userId: owner.userId };
 }
 
 /**
@@ -56,6 +60,8 @@ function idFor(url: string, param: string, other: Awaited<ReturnType<typeof fore
     webhooks: other.endpoint,
     team: other.userId,
     refunds: other.refund,
+    'payment-links': other.link,
+    pos: other.till,
   };
   return param === 'id' ? ids[resource ?? ''] : undefined;
 }
@@ -140,6 +146,7 @@ describe('viewers', () => {
       '/dashboard/team',
       '/dashboard/team/invite',
       '/dashboard/webhooks/new',
+      '/dashboard/pos',
     ]) {
       expect((await viewer.get(url)).statusCode, url).toBe(404);
     }
@@ -164,6 +171,7 @@ describe('viewers', () => {
         },
       ],
       ['/dashboard/team/invite', { email: 'friend@evil.example', role: 'owner' }],
+      ['/dashboard/pos', { name: 'Sneaky', pin: '123456', items: '' }],
       [`/dashboard/team/${owner.userId}/remove`, {}],
     ];
     for (const [url, form] of posts) expect((await viewer.post(url, form)).statusCode, url).toBe(404);

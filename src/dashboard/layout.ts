@@ -11,9 +11,11 @@ const NAV = [
   { href: `${ROOT}`, label: 'Overview', owner: false },
   { href: `${ROOT}/invoices`, label: 'Invoices', owner: false },
   { href: `${ROOT}/refunds`, label: 'Refunds', owner: false },
+  { href: `${ROOT}/payment-links`, label: 'Payment links', owner: false },
   { href: `${ROOT}/api-keys`, label: 'API keys', owner: true },
   { href: `${ROOT}/webhooks`, label: 'Webhooks', owner: false },
   { href: `${ROOT}/collections`, label: 'Collections', owner: false },
+  { href: `${ROOT}/pos`, label: 'Point of sale', owner: true },
   { href: `${ROOT}/settings`, label: 'Settings', owner: true },
   { href: `${ROOT}/team`, label: 'Team', owner: true },
 ] as const;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { PathId } from '../http/schemas.js';
+import { mailQueueing } from '../mail/queueing.js';
 import { cancelRefund, newClaimLink } from '../refunds/actions.js';
 import { change } from './actor.js';
 import type { DashboardContext } from './context.js';
@@ -39,7 +40,11 @@ export const refundActionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const now = app.clock();
       const who = dashboardUser(request.dashboard, now);
-      const at = { now, publicBaseUrl: app.config.publicBaseUrl };
+      const at = {
+        now,
+        publicBaseUrl: app.config.publicBaseUrl,
+        mail: mailQueueing(app.config.mail, app.secretKey),
+      };
       const { refund } = await newClaimLink(app.db, who, { refundId: request.params.id }, at);
       const form = await keepForResultPage(request, refund.claim_url as string);
       return reply.redirect(`${ROOT}/refunds/${refund.id}/created?form=${form}`, 303);

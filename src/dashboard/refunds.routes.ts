@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/errors.js';
 import { PathId } from '../http/schemas.js';
+import { mailQueueing } from '../mail/queueing.js';
 import { findRefund } from '../refunds/browse.js';
 import { createRefund } from '../refunds/create.js';
 import { NewRefundSchema } from '../refunds/refund.js';
@@ -56,7 +57,11 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const errors = app.checkFields(NewRefundSchema, { amount, reason });
       if (errors.length > 0) throw ApiError.validation(errors);
       const who = { kind: 'dashboard', projectId: ctx.project.id, change: change(ctx, now) } as const;
-      const at = { now, publicBaseUrl: app.config.publicBaseUrl };
+      const at = {
+        now,
+        publicBaseUrl: app.config.publicBaseUrl,
+        mail: mailQueueing(app.config.mail, app.secretKey),
+      };
       const { refund } = await createRefund(app.db, who, request.params.id, { amount, reason }, at);
       const form = await keepForResultPage(request, refund.claim_url as string);
       return reply.redirect(`${ROOT}/refunds/${refund.id}/created?form=${form}`, 303);

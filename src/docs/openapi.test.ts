@@ -431,6 +431,27 @@ describe('real responses match the document', () => {
     await call(t.app, 'cancelRefund', 401, { params: ids });
   });
 
+  test('payment links and their invoices', async () => {
+    const created = await call(t.app, 'createPaymentLink', 201, {
+      auth: m.auth,
+      body: { title: 'Logo', min_amount: '5.00', expires_at: '2999-01-01T00:00:00Z' },
+    });
+    const params = { link: created.json().data.id };
+    await call(t.app, 'createPaymentLink', 422, {
+      auth: m.auth,
+      body: { title: 'x', amount: '1', max_amount: '2' },
+    });
+    await call(t.app, 'createPaymentLink', 401, { body: { title: 'x' } });
+    await call(t.app, 'listPaymentLinks', 200, { auth: m.auth });
+    await call(t.app, 'listPaymentLinks', 401, {});
+    await call(t.app, 'getPaymentLink', 200, { auth: m.auth, params });
+    await call(t.app, 'getPaymentLink', 404, { auth: m.auth, params: { link: 'plink_nope' } });
+    await call(t.app, 'updatePaymentLink', 200, { auth: m.auth, params, body: { active: false } });
+    await call(t.app, 'updatePaymentLink', 422, { auth: m.auth, params, body: { uses: 3 } });
+    await call(t.app, 'listPaymentLinkInvoices', 200, { auth: m.auth, params });
+    await call(t.app, 'listPaymentLinkInvoices', 404, { auth: m.auth, params: { link: 'plink_nope' } });
+  });
+
   test('payment methods: a project of several, its invoices before and after payments in two tokens', async () => {
     // All test networks (contract §21): the sandbox simulates its payments.
     const methods = [

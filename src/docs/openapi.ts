@@ -26,6 +26,10 @@ export function openApiOptions(config: Config): SwaggerOptions {
           name: 'Refunds',
           description: "Giving money back: claim links, the payer's address, confirmation on chain",
         },
+        {
+          name: 'Payment links',
+          description: 'A page to share where a payer makes an invoice by pressing "Pay" (docs/links.md)',
+        },
         { name: 'Admin', description: 'The operator API, enabled by PAYDESK_ADMIN_TOKEN' },
         {
           name: 'Dashboard',

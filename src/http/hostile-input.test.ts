@@ -29,7 +29,7 @@ const RUNS = 20;
  * Routes whose answers are not the API's envelope: pages for people (the payment page, the refund
  * claim page, the dashboard's pages but not its /dashboard/api JSON), the API reference, static files.
  */
-const NOT_JSON = /^\/(pay|refund|docs)\b|^\/dashboard(?!\/api\/)|^\/v1\/openapi\.json/;
+const NOT_JSON = /^\/(pay|refund|pos|docs|l)\b|^\/dashboard(?!\/api\/)|^\/v1\/openapi\.json/;
 
 const routes = () =>
   t.app.routeTable.filter((r) => r.method !== 'HEAD' && !r.url.startsWith('/docs') && !r.url.includes('*'));

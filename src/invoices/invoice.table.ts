@@ -75,6 +75,14 @@ export interface InvoiceTable {
   due_at: Date | null;
   /** lifecycle.schedule(): until when a payment to the invoice still counts. */
   open_until: Date | null;
+  /** The payment link the payer made it on (contract §25); null for invoices made by the API. */
+  payment_link_id: string | null;
+  /** The payer's e-mail, lower-cased, when they gave one (a link's collect_email); at most 254 chars. */
+  payer_email: string | null;
+  /** The payment page language the payer used (one of src/checkout/i18n's codes), when known. */
+  payer_language: string | null;
+  /** The till (src/pos) the invoice was charged at; null for every other invoice. */
+  till_id: string | null;
   created_at: Date;
   updated_at: Date;
 }

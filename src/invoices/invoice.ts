@@ -152,6 +152,13 @@ export const InvoiceSchema = Type.Object(
       }),
     ),
     metadata: Type.Record(Type.String(), Type.String()),
+    payment_link_id: nullable(
+      Type.String({
+        description:
+          'The payment link a payer made this invoice on (contract §25); null for invoices made by the API',
+        examples: ['plink_4gT8qLz2NwX7bVc9Rm3Kp5Yd'],
+      }),
+    ),
     payment_url: Type.String({ format: 'uri', description: 'The hosted payment page for the payer' }),
     redirect_url: nullable(
       Type.String({
@@ -233,6 +240,7 @@ export function toInvoice(
     ...(row.order_id === null ? {} : { order_id: row.order_id }),
     description: row.description,
     metadata: row.metadata,
+    payment_link_id: row.payment_link_id,
     payment_url: `${publicBaseUrl}/pay/${row.id}`,
     redirect_url: row.redirect_url,
     cancel_url: row.cancel_url,

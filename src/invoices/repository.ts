@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { executePrepared, type Placeholders, statement } from '../db/statement.js';
 import type { OutboxEvent } from '../events/body.js';
 import { insertEventsFrom } from '../events/repository.js';
-import { liveKey } from '../merchants/repository.js';
+import { liveKey, liveTill } from '../merchants/repository.js';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.js';
 import type { PaymentRecord, RefundRecord } from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
@@ -32,8 +32,12 @@ export interface NewInvoice {
     | 'failure_reason'
   >;
   created: OutboxEvent;
-  /** The caller's API key: nothing is written unless it is still live (see merchants/authenticate.ts). */
-  keyId: string;
+  /**
+   * The caller's API key: nothing is written unless it is still live (see merchants/authenticate.ts).
+   * Null for a sale at a till (src/pos), which has no key: then its project and account must be active
+   * and the till itself active, in the same statement.
+   */
+  keyId: string | null;
   claim?: IdempotencyClaim | undefined;
 }
 
@@ -73,7 +77,7 @@ export function withPayments<T extends { payments: PaymentRecord[]; refunds: Ref
 }
 
 /** One row of the create statement's input, as the JSON document it reads with jsonb_to_recordset. */
-function inputRow(n: NewInvoice) {
+function inputRow(n: Omit<NewInvoice, 'keyId'> & { keyId: string | null }) {
   const i = n.invoice;
   return {
     id: i.id,
@@ -103,6 +107,10 @@ function inputRow(n: NewInvoice) {
     underpayment_tolerance_percent: i.underpayment_tolerance_percent,
     dust_percent: i.dust_percent,
     livemode: i.livemode,
+    payment_link_id: i.payment_link_id,
+    payer_email: i.payer_email,
+    payer_language: i.payer_language,
+    till_id: i.till_id,
     created_at: i.created_at,
     key_id: n.keyId,
     event_id: n.created.id,
@@ -132,13 +140,20 @@ const insertStatement = statement(
       due_at timestamptz, open_until timestamptz, pay_address text, evm_address text,
       evm_address_index bigint, tron_address text, tron_address_index bigint, payout_address text,
       solana_address text, solana_reference text,
-      underpayment_tolerance_percent numeric, dust_percent numeric, livemode boolean, created_at timestamptz,
+      underpayment_tolerance_percent numeric, dust_percent numeric, livemode boolean,
+      payment_link_id text, payer_email text, payer_language text, till_id text, created_at timestamptz,
       key_id text,
       event_id text,
       event_body text, idempotency_key text, fingerprint text)
   ),
   live as (
-    select input.* from input where ${liveKey(sql.ref('input.key_id'))}
+    -- No key: a payer's invoice from a payment link, whose caller checked the project in its own
+    -- transaction (links/repository.ts claimUse; only insertLinkInvoice passes none), or a till's
+    -- sale, whose till, project and account must be active here.
+    select input.* from input
+    where ${liveKey(sql.ref('input.key_id'))}
+       or (input.key_id is null and input.till_id is null and input.payment_link_id is not null)
+       or (input.key_id is null and ${liveTill(sql.ref('input.till_id'), sql.ref('input.project_id'))})
   ),
   claim as (
     insert into idempotency_keys (project_id, key, request_hash, invoice_id, created_at)
@@ -152,12 +167,13 @@ const insertStatement = statement(
     insert into invoices (id, project_id, status, amount, currency, rate, token_amount, network, payment_methods, order_id,
                           description, metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until,
                           pay_address, evm_address, evm_address_index, tron_address, tron_address_index,
-                          payout_address, solana_address, solana_reference, underpayment_tolerance_percent,
-                          dust_percent, livemode, created_at, updated_at)
+                          payout_address, solana_address, solana_reference, underpayment_tolerance_percent, dust_percent, livemode,
+                          payment_link_id, payer_email, payer_language, till_id, created_at, updated_at)
     select id, project_id, 'pending', amount, currency, rate, token_amount, network, payment_methods, order_id, description,
            metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address, evm_address,
            evm_address_index, tron_address, tron_address_index, payout_address, solana_address, solana_reference,
-           underpayment_tolerance_percent, dust_percent, livemode, created_at, created_at
+           underpayment_tolerance_percent, dust_percent, livemode, payment_link_id, payer_email,
+           payer_language, till_id, created_at, created_at
     from live
     where idempotency_key is null or id in (select invoice_id from claim)
     returning id
@@ -215,6 +231,20 @@ export function createWriter(db: Kysely<Database>): GroupCommit<NewInvoice, bool
 /** Whether the invoice was written: not when the idempotency key was taken, or the API key is not live. */
 export function insertInvoice(db: Kysely<Database>, n: NewInvoice): Promise<boolean> {
   return createWriter(db).submit(n);
+}
+
+/**
+ * A payer's invoice from a payment link: written by the same statement as every invoice, but alone and
+ * in the caller's transaction (not group-committed), after the link's use was claimed in it, so the
+ * claim and the invoice commit together or not at all.
+ */
+export async function insertLinkInvoice(
+  tx: Kysely<Database>,
+  n: Omit<NewInvoice, 'keyId' | 'claim'>,
+): Promise<void> {
+  const input = { ...n, keyId: null };
+  const rows = await insertStatement(tx, { rows: JSON.stringify([inputRow(input)]), retention: RETENTION });
+  if (rows.length !== 1) throw new Error('a payment link invoice was not written');
 }
 
 /** The invoice an idempotency key already points at, with the fingerprint of the request that made it. */
@@ -363,4 +393,34 @@ export async function listInvoices(
   for (const { list_total: _, list_live: __, ...row } of found)
     if (row.id !== null) rows.push(withPayments(row));
   return { rows, total: Number(first?.list_total ?? 0), live: first?.list_live ?? false };
+}
+
+/** A payment link's invoices, newest first, with their total (contract §25: listed under the link). */
+export async function listLinkInvoices(
+  db: Kysely<Database>,
+  projectId: string,
+  linkId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: InvoiceWithPayments[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('invoices')
+      .selectAll()
+      .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
+      .select(refundsOf(sql.ref('invoices.id')).as('refunds'))
+      .where('payment_link_id', '=', linkId)
+      .where('project_id', '=', projectId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom('invoices')
+      .select(sql<string>`count(*)`.as('n'))
+      .where('payment_link_id', '=', linkId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(withPayments), total: Number(count.n) };
 }

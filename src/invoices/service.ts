@@ -8,7 +8,7 @@ import { offsetOf, pagination } from '../http/pagination.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../merchants/authenticate.js';
 import { isFiat } from '../money/currencies.js';
-import { formatMoney, parseInvoiceAmount } from '../money/money.js';
+import { formatMoney, type Money, parseInvoiceAmount } from '../money/money.js';
 import { type DepositAddress, newDepositAddresses } from '../networks/deposit-address.js';
 import { livemodeOf, offeredNow } from '../networks/livemode.js';
 import { type AddressKind, addressKind, type PaymentMethod, tokenDecimals } from '../networks/methods.js';
@@ -38,6 +38,12 @@ export interface NewInvoiceInput {
   network?: string | null | undefined;
 }
 
+/**
+ * Who sells: an API caller, or a till of src/pos, which has no API key (keyId null: the statement
+ * checks the till, its project and account are live instead). `tillId` is stored on the invoice.
+ */
+export type Seller = Omit<Principal, 'keyId'> & { keyId: string | null; tillId?: string | undefined };
+
 export interface Created {
   invoice: InvoiceWithPayments;
   /** True when an earlier request with the same Idempotency-Key made it. */
@@ -59,36 +65,46 @@ export interface InvoiceContext {
   watching: Watching;
 }
 
+/** What an invoice takes from its project: the API key's principal, or a payment link's project. */
+export type InvoiceProject = Pick<
+  Principal,
+  | 'projectId'
+  | 'currency'
+  | 'methods'
+  | 'tolerancePercent'
+  | 'invoiceTtlSeconds'
+  | 'payoutAddress'
+  | 'hasEvmXpub'
+  | 'solanaAddress'
+>;
+
+/** Where an invoice came from, beside the API's fields: a payment link and its payer, or a till (contract §25). */
+export interface InvoiceOrigin {
+  paymentLinkId: string | null;
+  payerEmail: string | null;
+  payerLanguage: string | null;
+  tillId?: string | null | undefined;
+}
+
+const FROM_API: InvoiceOrigin = { paymentLinkId: null, payerEmail: null, payerLanguage: null };
+
 /** Creates a pending invoice on the caller's project; currency, network and expiry come from the project. */
 export async function createInvoice(
   db: Kysely<Database>,
-  principal: Principal,
+  principal: Seller,
   input: NewInvoiceInput,
   idempotencyKey: string | undefined,
   ctx: InvoiceContext,
 ): Promise<Created> {
-  const amount = parseInvoiceAmount(input.amount, 'amount', principal.currency);
-  if (!amount.ok) {
-    throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
-  }
-  const wanted = watchedMethods(
-    offeredMethods(ctx.networks, principal, input.network ?? undefined),
-    ctx.watching,
-  );
-  const deposit = evmDeposit(wanted, principal, ctx.networks, ctx.watching);
-  const methods = deposit.methods.map((m) => {
-    const decimals = tokenDecimals(ctx.networks, m);
-    // Methods are checked against the registry when set; a network since removed cannot be offered.
-    if (decimals === undefined) throw new Error(`${m.currency} on ${m.network} is no longer configured`);
-    return { ...m, decimals };
-  });
+  const amount = parsedAmount(input, principal.currency);
+  const offer = offerOf(principal, input, ctx);
   const claim =
     idempotencyKey === undefined
       ? undefined
       : {
           key: idempotencyKey,
           fingerprint: requestFingerprint({
-            amount: formatMoney(amount.value),
+            amount: formatMoney(amount),
             order_id: input.order_id ?? undefined,
             description: input.description ?? undefined,
             metadata: input.metadata ?? {},
@@ -97,41 +113,130 @@ export async function createInvoice(
             network: input.network ?? undefined,
           }),
         };
-  // Priced before anything is written: without a rate, nothing is stored (contract §19).
-  // At par (USD and the tokens) nothing is looked up: the hot path stays free of any await.
-  const priced = isFiat(principal.currency)
-    ? await priceInvoice(
-        ctx.rates,
-        principal.currency,
-        amount.value,
-        (methods[0] as PaymentMethod).currency,
-        Math.min(...methods.map((m) => m.decimals)),
-      ).catch(async (err) => {
-        // A retry of a create that was made while a rate was at hand is a replay, rate or no rate.
-        if (err instanceof RateUnavailableError && claim) {
-          const replay = await replayOf(db, principal.projectId, claim);
-          if (replay) return replay;
-        }
-        throw err;
-      })
-    : atPar(amount.value);
+  const pricing = priced_(principal, amount, offer.methods, ctx);
+  const priced =
+    pricing instanceof Promise
+      ? await pricing.catch(async (err) => {
+          // A retry of a create that was made while a rate was at hand is a replay, rate or no rate.
+          if (err instanceof RateUnavailableError && claim) {
+            const replay = await replayOf(db, principal.projectId, claim);
+            if (replay) return replay;
+          }
+          throw err;
+        })
+      : pricing;
   if ('invoice' in priced) return priced;
+  const origin = principal.tillId ? { ...FROM_API, tillId: principal.tillId } : FROM_API;
+  const { invoice, view, created } = await assemble(db, principal, input, priced, offer, ctx, origin);
+  // Nothing written means the API key was not live in the statement's snapshot, or the idempotency
+  // key was taken. confirm() answers the first with its auth error; the second replays. A second try
+  // settles the two rare races in between: a key live again (a project re-activated meanwhile), or a
+  // claim purged between our insert and our read.
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const inserted = await repo.insertInvoice(db, { invoice, created, keyId: principal.keyId, claim });
+    if (inserted) return { invoice: { ...invoice, payments: [], refunds: [] }, replayed: false, view };
+    await principal.confirm();
+    if (!claim) continue;
+    const replay = await replayOf(db, principal.projectId, claim);
+    if (replay) return replay;
+  }
+  throw new Error('invoice insert wrote nothing for a live key');
+}
+
+/**
+ * A payer's invoice from a payment link (src/links): no API key. `claim` runs first in the insert's
+ * transaction (it takes the link's use under the link row's lock) and throws to refuse: the use and
+ * the invoice commit together or not at all.
+ */
+export async function createLinkInvoice(
+  db: Kysely<Database>,
+  project: InvoiceProject,
+  input: NewInvoiceInput,
+  origin: InvoiceOrigin,
+  ctx: InvoiceContext,
+  claim: (tx: Kysely<Database>) => Promise<void>,
+): Promise<Invoice> {
+  const amount = parsedAmount(input, project.currency);
+  const offer = offerOf(project, input, ctx);
+  const priced = await priced_(project, amount, offer.methods, ctx);
+  const { invoice, view, created } = await assemble(db, project, input, priced, offer, ctx, origin);
+  await db.transaction().execute(async (tx) => {
+    await claim(tx);
+    await repo.insertLinkInvoice(tx, { invoice, created });
+  });
+  return view;
+}
+
+function parsedAmount(input: NewInvoiceInput, currency: string): Money {
+  const amount = parseInvoiceAmount(input.amount, 'amount', currency);
+  if (!amount.ok) {
+    throw ApiError.validation([{ in: 'body', field: 'amount', rule: amount.rule, message: amount.message }]);
+  }
+  return amount.value;
+}
+
+type Offer = { methods: Array<PaymentMethod & { decimals: number }>; forwarder: boolean };
+
+function offerOf(project: InvoiceProject, input: NewInvoiceInput, ctx: InvoiceContext): Offer {
+  const wanted = watchedMethods(
+    offeredMethods(ctx.networks, project, input.network ?? undefined),
+    ctx.watching,
+  );
+  const deposit = evmDeposit(wanted, project, ctx.networks, ctx.watching);
+  const methods = deposit.methods.map((m) => {
+    const decimals = tokenDecimals(ctx.networks, m);
+    // Methods are checked against the registry when set; a network since removed cannot be offered.
+    if (decimals === undefined) throw new Error(`${m.currency} on ${m.network} is no longer configured`);
+    return { ...m, decimals };
+  });
+  return { methods, forwarder: deposit.forwarder };
+}
+
+type Priced = { rate: InvoiceRow['rate']; tokenAmount: Money; amount: Money };
+
+/**
+ * Priced before anything is written: without a rate, nothing is stored (contract §19). At par (USD
+ * and the tokens) nothing is looked up: the hot path stays free of any await.
+ */
+function priced_(
+  project: InvoiceProject,
+  amount: Money,
+  methods: Offer['methods'],
+  ctx: InvoiceContext,
+): Priced | Promise<Priced> {
+  if (!isFiat(project.currency)) return { ...atPar(amount), amount };
+  const first = (methods[0] as PaymentMethod).currency;
+  const decimals = Math.min(...methods.map((m) => m.decimals));
+  return priceInvoice(ctx.rates, project.currency, amount, first, decimals).then((p) => ({ ...p, amount }));
+}
+
+/** The new invoice's row, its API shape and its `invoice.created` event: nothing written yet but addresses. */
+async function assemble(
+  db: Kysely<Database>,
+  project: InvoiceProject,
+  input: NewInvoiceInput,
+  priced: Priced,
+  offer: Offer,
+  ctx: InvoiceContext,
+  origin: InvoiceOrigin,
+) {
+  const { methods } = offer;
   const id = newId('inv');
-  const expiresAt = new Date(ctx.now.getTime() + principal.invoiceTtlSeconds * 1000);
-  const toleranceBasisPoints = Math.round(Number(principal.tolerancePercent) * 100);
+  const expiresAt = new Date(ctx.now.getTime() + project.invoiceTtlSeconds * 1000);
+  const toleranceBasisPoints = Math.round(Number(project.tolerancePercent) * 100);
   const { dueAt, openUntil } = schedule(opened(priced.tokenAmount, expiresAt, toleranceBasisPoints));
   const forwarder =
-    deposit.forwarder && principal.payoutAddress
-      ? forwarderAddress(FACTORY_ADDRESS, principal.payoutAddress, invoiceSalt(principal.projectId, id))
+    offer.forwarder && project.payoutAddress
+      ? forwarderAddress(FACTORY_ADDRESS, project.payoutAddress, invoiceSalt(project.projectId, id))
       : undefined;
   const addresses = await newDepositAddresses(
     db,
     ctx.networks,
-    principal.projectId,
+    project.projectId,
     methods,
     id,
     forwarder,
-    principal.solanaAddress,
+    project.solanaAddress,
   );
   const offered = methods.map((m) => {
     const kind = addressKind(ctx.networks, m.network) as AddressKind;
@@ -140,10 +245,10 @@ export async function createInvoice(
   const only = offered.length === 1 ? offered[0] : undefined;
   const invoice: InvoiceRow = {
     id,
-    project_id: principal.projectId,
+    project_id: project.projectId,
     status: 'pending',
-    amount: formatMoney(amount.value),
-    currency: principal.currency,
+    amount: formatMoney(priced.amount),
+    currency: project.currency,
     rate: priced.rate,
     token_amount: formatMoney(priced.tokenAmount),
     network: only?.network ?? null,
@@ -165,10 +270,11 @@ export async function createInvoice(
     solana_address: addresses.solana?.address ?? null,
     solana_reference: addresses.solana ? solanaReference(id) : null,
     // The payout its forwarder can send to, kept: a later change of the project's never moves it.
-    payout_address: addresses.evm && forwarder ? principal.payoutAddress : null,
-    underpayment_tolerance_percent: principal.tolerancePercent,
+    payout_address: addresses.evm && forwarder ? project.payoutAddress : null,
+    underpayment_tolerance_percent: project.tolerancePercent,
     // Decided once, from what it offers: live or test for its lifetime (contract §21).
     livemode: livemodeOf(ctx.networks, offered),
+    till_id: origin.tillId ?? null,
     dust_percent: ctx.dustPercent,
     amount_paid: '0.00',
     amount_refunded: '0.00',
@@ -177,6 +283,9 @@ export async function createInvoice(
     failure_reason: null,
     due_at: dueAt,
     open_until: openUntil,
+    payment_link_id: origin.paymentLinkId,
+    payer_email: origin.payerEmail,
+    payer_language: origin.payerLanguage,
     created_at: ctx.now,
     updated_at: ctx.now,
   };
@@ -191,19 +300,7 @@ export async function createInvoice(
     ctx.now,
     invoice.livemode,
   );
-  // Nothing written means the API key was not live in the statement's snapshot, or the idempotency
-  // key was taken. confirm() answers the first with its auth error; the second replays. A second try
-  // settles the two rare races in between: a key live again (a project re-activated meanwhile), or a
-  // claim purged between our insert and our read.
-  for (let attempt = 1; attempt <= 2; attempt++) {
-    const inserted = await repo.insertInvoice(db, { invoice, created, keyId: principal.keyId, claim });
-    if (inserted) return { invoice: { ...invoice, payments: [], refunds: [] }, replayed: false, view };
-    await principal.confirm();
-    if (!claim) continue;
-    const replay = await replayOf(db, principal.projectId, claim);
-    if (replay) return replay;
-  }
-  throw new Error('invoice insert wrote nothing for a live key');
+  return { invoice, view, created };
 }
 
 /**
@@ -239,7 +336,7 @@ async function replayOf(
  */
 function offeredMethods(
   networks: NetworkRegistry,
-  principal: Principal,
+  principal: InvoiceProject,
   network: string | undefined,
 ): readonly PaymentMethod[] {
   const all = offeredNow(networks, principal.methods);
@@ -298,5 +395,19 @@ export async function listInvoices(db: Kysely<Database>, principal: Principal, q
     principal.keyId,
   );
   if (!live) await principal.confirm();
+  return { rows, pagination: pagination(query, total) };
+}
+
+/** A payment link's invoices, a page of them (the link's project was checked by the caller, src/links). */
+export async function listLinkInvoices(
+  db: Kysely<Database>,
+  projectId: string,
+  linkId: string,
+  query: { limit: number; page: number },
+) {
+  const { rows, total } = await repo.listLinkInvoices(db, projectId, linkId, {
+    limit: query.limit,
+    offset: offsetOf(query),
+  });
   return { rows, pagination: pagination(query, total) };
 }

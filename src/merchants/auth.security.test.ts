@@ -9,6 +9,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/app.js';
+import { createLink } from '../../test/links.js';
 
 type Route = { method: string; url: string };
 
@@ -19,7 +20,7 @@ type Route = { method: string; url: string };
  */
 const MERCHANT = '/v1/merchant/';
 const OPERATOR = '/v1/admin/';
-const PUBLIC = ['/v1/health', '/v1/openapi.json', '/docs', '/pay', '/refund'];
+const PUBLIC = ['/v1/health', '/v1/openapi.json', '/docs', '/pay', '/refund', '/l/'];
 /** The merchant dashboard: its own session cookie (src/dashboard/guard.ts), tested below. */
 const DASHBOARD = '/dashboard';
 
@@ -103,6 +104,7 @@ function expectError(res: LightMyRequestResponse, status: number, code: string) 
 let t: TestApp;
 let keys: Keys;
 let invoiceId: string;
+let linkId: string;
 
 async function merchantIn(state: { revoked?: boolean; account?: boolean; project?: boolean }) {
   const m: Merchant = await createMerchant(t.app);
@@ -116,6 +118,7 @@ beforeAll(async () => {
   t = await startTestApp();
   const active = await merchantIn({});
   invoiceId = (await createInvoice(t.app, active)).json().data.id;
+  linkId = (await createLink(t.app, active)).id;
   keys = {
     active: active.secret,
     revoked: (await merchantIn({ revoked: true })).secret,
@@ -131,7 +134,7 @@ function send(route: Route, authorization: string | undefined, app = t.app) {
   const hasBody = ['POST', 'PATCH', 'PUT'].includes(route.method);
   return app.inject({
     method: route.method as 'GET',
-    url: urlOf(route, { invoice: invoiceId, id: invoiceId }),
+    url: urlOf(route, { invoice: invoiceId, id: invoiceId, link: linkId }),
     headers: authorization === undefined ? {} : { authorization },
     ...(hasBody ? { payload: {} } : {}),
   });

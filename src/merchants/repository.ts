@@ -154,6 +154,19 @@ export function liveKey(keyId: string | RawBuilder<string>) {
     where k.id = ${keyId} and k.status = 'active' and p.status = 'active' and a.status = 'active')`;
 }
 
+/**
+ * liveKey for a sale at a till (src/pos), which has no API key: the till active, on this project,
+ * and the project and its account active, in the statement's own snapshot.
+ */
+export function liveTill(tillId: RawBuilder<string>, projectId: RawBuilder<string>) {
+  return sql<boolean>`exists (
+    select 1 from tills t
+    join projects p on p.id = t.project_id
+    join accounts a on a.id = p.account_id
+    where t.id = ${tillId} and t.project_id = ${projectId} and t.active
+      and p.status = 'active' and a.status = 'active')`;
+}
+
 /** Tells every instance (at commit) to drop cached key verifications. */
 export async function notifyAuthChanged(db: Db): Promise<void> {
   await sql`select pg_notify(${AUTH_CHANNEL}, '')`.execute(db);

@@ -9,6 +9,7 @@ import {
   Success,
 } from '../http/schemas.js';
 import { idempotencyKeyFormat } from '../invoices/idempotency.js';
+import { mailQueueing } from '../mail/queueing.js';
 import { cancelRefund, newClaimLink } from './actions.js';
 import { RefundSchema } from './refund.js';
 import { requester } from './requester.js';
@@ -82,7 +83,11 @@ export const refundActionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: claimLinkSchema },
     async (request, reply) => {
       const { invoice, refund: refundId } = request.params;
-      const ctx = { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl };
+      const ctx = {
+        now: app.clock(),
+        publicBaseUrl: app.config.publicBaseUrl,
+        mail: mailQueueing(app.config.mail, app.secretKey),
+      };
       const who = requester(request.principal);
       const key = request.headers['idempotency-key'];
       const { refund, replayed } = await newClaimLink(

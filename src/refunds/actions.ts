@@ -4,6 +4,7 @@ import { type AuditAction, audit } from '../audit/audit.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { IDEMPOTENCY_RETENTION_MS, reusedKeyError } from '../invoices/idempotency.js';
+import { queueRefundClaim } from '../mail/queue.repository.js';
 import { changeRefunds, each, type LockedRefund, type Plan } from './change.js';
 import { newClaimToken } from './claim-token.js';
 import { claimKey, refundOfKey } from './idempotency.repository.js';
@@ -63,8 +64,17 @@ export function newClaimLink(
         .filter((r) => !replaying || r.status === 'awaiting_address')
         .map((r) => [r, { kind: 'relink', claimTokenHash: claim.hash }] as const);
     const [changed] = await changeRefunds(tx, target, relink, { now: ctx.now });
-    if (changed) return { row: changed.after, claimUrl: `${ctx.publicBaseUrl}/refund/${claim.token}` };
-    return replaying ? asIs(tx, target) : undefined;
+    if (!changed) return replaying ? asIs(tx, target) : undefined;
+    const claimUrl = `${ctx.publicBaseUrl}/refund/${claim.token}`;
+    // The new link replaces the old one in a mail to the payer not sent yet (contract §25).
+    if (ctx.mail)
+      await queueRefundClaim(tx, ctx.mail, {
+        refundId: changed.after.id,
+        invoiceId: changed.after.invoice_id,
+        claimUrl,
+        now: ctx.now,
+      });
+    return { row: changed.after, claimUrl };
   });
 }
 

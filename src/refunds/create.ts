@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { IDEMPOTENCY_RETENTION_MS, reusedKeyError } from '../invoices/idempotency.js';
+import { queueRefundClaim } from '../mail/queue.repository.js';
 import { formatMoney, type Money, money } from '../money/money.js';
 import { refundAmount } from './amount-rule.js';
 import { changeRefunds, type Plan } from './change.js';
@@ -44,7 +45,9 @@ export async function createRefund(
       const earlier = await refundOfKey(tx, who.projectId, idempotencyKey, since);
       if (earlier) {
         if (earlier.request_hash !== fingerprint) throw reusedKeyError('refund');
-        return { ...(await replay(tx, earlier, claim, ctx.now)), rated, replayed: true };
+        const again = await replay(tx, earlier, claim, ctx.now);
+        if (again.linked) await mailClaim(tx, ctx, again.row, claim.token);
+        return { ...again, rated, replayed: true };
       }
     }
     const amount = refundAmount(invoice, input.amount ?? undefined);
@@ -56,6 +59,7 @@ export async function createRefund(
       throw reusedKeyError('refund');
     }
     await repo.addRefunded(tx, invoice.id, formatMoney(amount), ctx.now);
+    await mailClaim(tx, ctx, row, claim.token);
     if (who.kind === 'dashboard') {
       await audit(tx, invoice.account_id, who.change, 'refund.created', `${row.id} of ${invoice.id}`);
     }
@@ -67,6 +71,18 @@ export async function createRefund(
   }
   const claimUrl = created.linked ? `${ctx.publicBaseUrl}/refund/${claim.token}` : null;
   return { refund: toRefund(created.row, created.rated, claimUrl), replayed: created.replayed };
+}
+
+/** The claim link, queued in this transaction for the payer when mail is on and the invoice has an address. */
+async function mailClaim(tx: Transaction<Database>, ctx: RefundContext, row: RefundRow, token: string) {
+  if (!ctx.mail) return;
+  const claimUrl = `${ctx.publicBaseUrl}/refund/${token}`;
+  await queueRefundClaim(tx, ctx.mail, {
+    refundId: row.id,
+    invoiceId: row.invoice_id,
+    claimUrl,
+    now: ctx.now,
+  });
 }
 
 /** A new refund's row: awaiting its address, live or test as its invoice is (contract §21). */

@@ -1,4 +1,5 @@
 import type { Actor, Change } from '../audit/audit.js';
+import type { MailQueueing } from '../mail/queueing.js';
 import type { Principal } from '../merchants/authenticate.js';
 
 /** Who asks: a merchant's API key (checked live in the statement), or a dashboard user (audited). */
@@ -9,6 +10,8 @@ export type Requester =
 export interface RefundContext {
   now: Date;
   publicBaseUrl: string;
+  /** Set when e-mail is on (SMTP_URL): a new claim link is also mailed to the invoice's payer (contract §25). */
+  mail?: MailQueueing | undefined;
 }
 
 /** The merchant API's caller as a requester. */

@@ -9,6 +9,7 @@ import {
   Success,
 } from '../http/schemas.js';
 import { idempotencyKeyFormat } from '../invoices/idempotency.js';
+import { mailQueueing } from '../mail/queueing.js';
 import { listRefunds } from './browse.js';
 import { createRefund } from './create.js';
 import { NewRefundSchema, RefundSchema } from './refund.js';
@@ -62,7 +63,11 @@ export const refundRoutes: FastifyPluginAsyncTypebox = async (app) => {
       requester(request.principal),
       request.params.invoice,
       request.body ?? {},
-      { now: app.clock(), publicBaseUrl: app.config.publicBaseUrl },
+      {
+        now: app.clock(),
+        publicBaseUrl: app.config.publicBaseUrl,
+        mail: mailQueueing(app.config.mail, app.secretKey),
+      },
       request.headers['idempotency-key'],
     );
     reply.code(201);

@@ -133,6 +133,22 @@ describe('a payment built with @solana/kit', () => {
     expect(() => solana.dropUnfinalized(other.signature)).toThrow(/not an unfinalized/);
   });
 
+  it('takes with it, when dropped, the later transactions that spent what it brought', async () => {
+    const payer = await solana.newPayer({ USDC: 5_000_000n });
+    const middle = await solana.newPayer({ USDC: 1n }); // has SOL for fees, and a USDC account
+    const last = await solana.newMerchant();
+    const usdc = solana.mints.USDC;
+    const first = await solana.pay(payer, { recipient: middle.address, mint: usdc, amount: 3_000_000n });
+    solana.advance();
+    const spend = await solana.pay(middle, { recipient: last.address, mint: usdc, amount: 2_000_000n });
+    solana.advance();
+    expect(solana.dropUnfinalized(first).sort()).toEqual([first, spend].sort());
+    expect(await statusOf(spend as Signature)).toBeNull();
+    expect(await solana.balance(middle.address, usdc)).toBe(1n);
+    expect(await solana.balance(last.address, usdc)).toBe(0n);
+    expect(await solana.balance(payer.address, usdc)).toBe(5_000_000n);
+  });
+
   it('creates the merchant token account when asked, in a legacy message, and v0 needs maxSupportedTransactionVersion', async () => {
     const payer = await solana.newPayer({ USDT: 5_000_000n });
     const merchant = await solana.newMerchant({ createAtas: false });
@@ -165,6 +181,51 @@ describe('a payment built with @solana/kit', () => {
   });
 });
 
+describe('transactions that fail', () => {
+  it('are refused by preflight, or land failed with the fee charged and nothing moved', async () => {
+    const payer = await solana.newPayer({ USDC: 1_000_000n });
+    const merchant = await solana.newMerchant();
+    const tooMuch = { recipient: merchant.address, mint: solana.mints.USDC, amount: 2_000_000n };
+    await expect(solana.pay(payer, tooMuch)).rejects.toMatchObject({ context: { __code: -32002 } });
+    const failed = await solana.pay(payer, { ...tooMuch, skipPreflight: true });
+    solana.advance();
+    const ata = (await solana.ata(merchant.address, solana.mints.USDC)) as Address;
+    const [entry] = await rpc().getSignaturesForAddress(ata, { commitment: 'confirmed' }).send();
+    // Kit reads every JSON number as a bigint.
+    expect(entry).toMatchObject({ signature: failed, err: { InstructionError: [0n, { Custom: 1n }] } });
+    const tx = await raw('getTransaction', [
+      failed,
+      { commitment: 'confirmed', maxSupportedTransactionVersion: 0 },
+    ]);
+    expect(tx.body.result).toMatchObject({
+      meta: { fee: 5000, status: { Err: { InstructionError: [0, { Custom: 1 }] } } },
+    });
+    expect(await solana.balance(payer.address, solana.mints.USDC)).toBe(1_000_000n);
+  });
+
+  it('cannot be sent twice, nor forged, nor after their blockhash expired', async () => {
+    const payer = await solana.newPayer({ USDC: 1_000_000n });
+    const merchant = await solana.newMerchant();
+    const p = { recipient: merchant.address, mint: solana.mints.USDC, amount: 1n };
+    const once = await solana.signPayment(payer, p);
+    const send = (wire: string) => raw('sendTransaction', [wire, { encoding: 'base64' }], solana.walletUrl);
+    expect((await send(once.wire)).body.result).toBe(once.signature);
+    expect((await send(once.wire)).body.error?.message).toMatch(/already been processed/);
+    const forged = Buffer.from(once.wire, 'base64');
+    forged[5] = (forged[5] ?? 0) ^ 1;
+    expect((await send(forged.toString('base64'))).body.error).toEqual({
+      code: -32003,
+      message: 'Transaction signature verification failure',
+    });
+    const late = await solana.signPayment(payer, { ...p, amount: 2n });
+    solana.advance(151);
+    expect((await send(late.wire)).body.error).toMatchObject({
+      code: -32002,
+      message: 'Transaction simulation failed: Blockhash not found',
+    });
+  });
+});
+
 describe('the node Paydesk talks to', () => {
   it('answers 429 while rate limited and JSON-RPC errors when failing; the wallets’ node is unaffected', async () => {
     solana.faults.rateLimit(2);
@@ -188,6 +249,67 @@ describe('the node Paydesk talks to', () => {
     expect(await statusOf(p.signature)).toBeNull();
     solana.faults.lag(0);
     expect((await rpc().getSignaturesForAddress(p.ata, { commitment: 'confirmed' }).send()).length).toBe(1);
+  });
+
+  it('hangs on request, answering nothing until the client gives up', async () => {
+    solana.faults.hang(1);
+    await expect(
+      fetch(solana.rpcUrl, {
+        method: 'POST',
+        body: '{"jsonrpc":"2.0","id":1,"method":"getSlot"}',
+        signal: AbortSignal.timeout(100),
+      }),
+    ).rejects.toThrow();
+    expect((await raw('getSlot')).status).toBe(200);
+  });
+
+  it('serves batches, blocks and token accounts by owner', async () => {
+    const p = await payment({ memo: 'batch' });
+    solana.advance();
+    const slot = Number((await rpc().getSignatureStatuses([p.signature]).send()).value[0]?.slot);
+    const res = await fetch(solana.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'getBlock',
+          params: [slot, { commitment: 'confirmed', transactionDetails: 'signatures' }],
+        },
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'getTokenAccountsByOwner',
+          params: [
+            p.merchant.address,
+            { mint: solana.mints.USDC },
+            { commitment: 'confirmed', encoding: 'jsonParsed' },
+          ],
+        },
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'getMultipleAccounts',
+          params: [[p.ata, p.reference], { commitment: 'confirmed' }],
+        },
+        { jsonrpc: '2.0', id: 4, method: 'noSuchMethod' },
+      ]),
+    });
+    const [block, owned, many, unknown] = (await res.json()) as { result?: any; error?: any }[];
+    expect(block?.result.signatures).toContain(p.signature);
+    expect(owned?.result.value).toMatchObject([
+      { pubkey: p.ata, account: { data: { parsed: { info: { tokenAmount: { amount: '2500000' } } } } } },
+    ]);
+    expect(many?.result.value[1]).toBeNull();
+    expect(unknown?.error).toEqual({ code: -32601, message: 'Method not found' });
+  });
+
+  it('moves on by itself with slotMs', async () => {
+    const ticking = await startSolana({ slotMs: 20 });
+    const start = ticking.slot;
+    await expect.poll(() => ticking.slot, { interval: 20 }).toBeGreaterThan(start + 2);
+    await ticking.close();
   });
 
   it('restarts: unreachable for a while, then back on the same URL with the same ledger', async () => {

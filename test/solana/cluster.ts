@@ -7,7 +7,7 @@ import { type Commitment, createLedger, type Ledger } from './ledger.js';
 import { METHODS } from './methods.js';
 import type { View } from './params.js';
 import { type Faults, startRpcServer } from './server.js';
-import { ata, type Payer, type Payment, pay } from './wallet.js';
+import { ata, type Payer, type Payment, pay, signPayment } from './wallet.js';
 
 export type { Payer, Payment } from './wallet.js';
 
@@ -23,6 +23,8 @@ export interface LocalSolana {
   newMerchant(opts?: { createAtas?: boolean }): Promise<{ address: string; signer: Payer['signer'] }>;
   /** Pays as a Solana Pay wallet does (test/solana/wallet.ts), over JSON-RPC; returns the signature. */
   pay(payer: Payer, p: Payment): Promise<string>;
+  /** The same payment, signed and not sent: its base64 wire transaction and signature (to send twice, late, or never). */
+  signPayment(payer: Payer, p: Payment): Promise<{ wire: string; signature: string }>;
   /** The token balance (minor units) of an owner's associated token account, at a commitment (default processed). */
   balance(owner: string, mint: string, commitment?: Commitment): Promise<bigint>;
   /** The associated token account of an owner for a mint. */
@@ -95,6 +97,7 @@ export async function startSolana(options: { slotMs?: number } = {}): Promise<Lo
       return { address: signer.address, signer };
     },
     pay: (payer, p) => pay(server.walletUrl, payer, p),
+    signPayment: (payer, p) => signPayment(server.walletUrl, payer, p),
     async balance(owner, mint, commitment = 'processed') {
       const account = ledger.account(await ata(owner, mint), commitment);
       return ledger.token(account)?.amount ?? 0n;

@@ -17,8 +17,15 @@ export function encodeTransaction(
   tx: Landed,
   options: { encoding: Encoding; maxSupportedTransactionVersion?: number },
 ): unknown {
-  const { message } = tx;
-  const version = message.version;
+  return { blockTime: tx.blockTime, slot: tx.slot, ...encodeWithMeta(tx, options) };
+}
+
+/** A transaction with its metadata, as in getTransaction and in a block's `transactions`. */
+export function encodeWithMeta(
+  tx: Landed,
+  options: { encoding: Encoding; maxSupportedTransactionVersion?: number },
+): Record<string, unknown> {
+  const version = tx.message.version;
   if (version !== 'legacy' && (options.maxSupportedTransactionVersion ?? -1) < version) {
     throw new RpcError(
       -32015,
@@ -26,9 +33,7 @@ export function encodeTransaction(
     );
   }
   const out: Record<string, unknown> = {
-    blockTime: tx.blockTime,
     meta: encodeMeta(tx, options.encoding),
-    slot: tx.slot,
     transaction: encodeBody(tx, options.encoding),
   };
   // The field exists only for clients that said which versions they read.
@@ -154,8 +159,19 @@ function tokenBalances(tokens: (TokenState | null)[]) {
   );
 }
 
+const memoCache = new WeakMap<Landed, string | null>();
+
 /** The memo column of getSignaturesForAddress: each memo instruction as "[length] text", joined by "; ". */
 export function memoOf(tx: Landed): string | null {
+  let memo = memoCache.get(tx);
+  if (memo === undefined) {
+    memo = readMemos(tx);
+    memoCache.set(tx, memo);
+  }
+  return memo;
+}
+
+function readMemos(tx: Landed): string | null {
   const memos = tx.message.instructions
     .filter((ix) => {
       const program = tx.accountKeys[ix.programAddressIndex];

@@ -56,9 +56,22 @@ export function createLedger(svm: LiteSVM) {
   let order = 0;
   const bySignature = new Map<string, Landed>();
   const byAddress = new Map<string, Landed[]>();
+  const bySlot = new Map<number, Landed[]>();
   /** Landed and not finalized yet, in landing order: what a dropped fork can take away. */
   let unfinalized: Landed[] = [];
   const issuedBlockhashes = new Map<string, number>();
+  /** When each slot became the tip, [slot, unix seconds] in slot order: a block's time. */
+  const tipTimes: [number, number][] = [[GENESIS_SLOT, Math.floor(Date.now() / 1000)]];
+  const blockTimeOf = (s: number): number => {
+    let lo = 0;
+    let hi = tipTimes.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((tipTimes[mid] as [number, number])[0] <= s) lo = mid;
+      else hi = mid - 1;
+    }
+    return (tipTimes[lo] as [number, number])[1];
+  };
 
   const blockHeightOf = (s: number) => s - SKIPPED_BEFORE_GENESIS;
   const blockhashOf = (s: number) => {
@@ -85,6 +98,9 @@ export function createLedger(svm: LiteSVM) {
 
   const index = (tx: Landed) => {
     bySignature.set(tx.signature, tx);
+    const block = bySlot.get(tx.slot) ?? [];
+    block.push(tx);
+    bySlot.set(tx.slot, block);
     for (const key of tx.accountKeys) {
       const list = byAddress.get(key) ?? [];
       list.push(tx);
@@ -93,6 +109,10 @@ export function createLedger(svm: LiteSVM) {
   };
   const unindex = (tx: Landed) => {
     bySignature.delete(tx.signature);
+    bySlot.set(
+      tx.slot,
+      (bySlot.get(tx.slot) ?? []).filter((t) => t !== tx),
+    );
     for (const key of tx.accountKeys) {
       const list = byAddress.get(key);
       if (list)
@@ -130,11 +150,17 @@ export function createLedger(svm: LiteSVM) {
       const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
       if (message.version !== 'legacy' && message.version !== 0)
         throw new Error(`version ${message.version} messages are not modelled`);
-      const first = Object.values(transaction.signatures)[0];
-      if (!first) throw new Error('transaction without signatures');
-      return { transaction, message, signature: base58.decode(first) };
+      const signatures = Object.values(transaction.signatures);
+      if (signatures.length === 0) throw new Error('transaction without signatures');
+      // An unsigned transaction (kit decodes a zeroed signature as null) can still be simulated.
+      return { transaction, message, signature: base58.decode(signatures[0] ?? new Uint8Array(64)) };
     },
     find: (signature: string) => bySignature.get(signature),
+    /** The transactions of a slot's block, in order. */
+    inSlot: (s: number): readonly Landed[] => bySlot.get(s) ?? [],
+    blockTimeOf,
+    blockhashOf,
+    blockHeightOf,
     forAddress: (address: string): readonly Landed[] => byAddress.get(address) ?? [],
 
     /** Executes a transaction in the current slot; returns what landed, or the error of one that cannot land. */
@@ -144,7 +170,7 @@ export function createLedger(svm: LiteSVM) {
       const tx: Landed = {
         ...decoded,
         slot,
-        blockTime: Math.floor(Date.now() / 1000),
+        blockTime: blockTimeOf(slot),
         order: order++,
         accountKeys: decoded.message.staticAccounts,
         outcome: result.outcome,
@@ -168,6 +194,7 @@ export function createLedger(svm: LiteSVM) {
 
     advance(slots = 1) {
       slot += slots;
+      tipTimes.push([slot, Math.floor(Date.now() / 1000)]);
       svm.warpToSlot(BigInt(slot));
       settle();
     },

@@ -27,6 +27,11 @@ function decodeParam(view: View, params: unknown[], encoding: unknown) {
   }
 }
 
+const fullySigned = (d: { transaction: { signatures: Record<string, unknown> } }) =>
+  Object.values(d.transaction.signatures).every((s) => s !== null);
+
+const signatureFailure = () => new RpcError(-32003, 'Transaction signature verification failure');
+
 const preflightFailure = (err: unknown, logs: string[], unitsConsumed = 0n) =>
   new RpcError(-32002, `Transaction simulation failed: ${describeTransactionError(err)}`, {
     accounts: null,
@@ -49,16 +54,18 @@ const sendTransaction: Method = (p, v) => {
   const preflight = c.skipPreflight !== true;
   const fail = (err: unknown, logs: string[] = []) => {
     if (!preflight) return decoded.signature;
-    if (err === 'SignatureFailure') throw new RpcError(-32003, 'Transaction signature verification failure');
+    if (err === 'SignatureFailure') throw signatureFailure();
     throw preflightFailure(err, logs);
   };
+  if (!fullySigned(decoded)) return fail('SignatureFailure');
   if (v.ledger.find(decoded.signature)) return fail('AlreadyProcessed');
   if (!v.ledger.blockhashValid(decoded.message.lifetimeToken)) return fail('BlockhashNotFound');
   if (preflight) {
     const sim = v.ledger.svm.simulateTransaction(decoded.transaction);
     if (sim instanceof FailedTransactionMetadata) {
-      const meta = sim.meta();
-      throw preflightFailure(rpcTransactionError(sim.err()), meta.logs(), meta.computeUnitsConsumed());
+      const err = rpcTransactionError(sim.err());
+      if (err === 'SignatureFailure') throw signatureFailure();
+      throw preflightFailure(err, sim.meta().logs(), sim.meta().computeUnitsConsumed());
     }
   }
   const result = v.ledger.land(decoded);
@@ -70,18 +77,25 @@ const simulateTransaction: Method = (p, v) => {
   const c = config(p, 1);
   const decoded = decodeParam(v, p, c.encoding);
   const svm = v.ledger.svm;
+  if (c.sigVerify === true && !fullySigned(decoded)) throw signatureFailure();
   // A node checks signatures in simulation only when asked (sigVerify); wallets simulate unsigned messages.
   if (c.sigVerify !== true) svm.withSigverify(false);
   const sim = svm.simulateTransaction(decoded.transaction);
   svm.withSigverify(true);
   const failed = sim instanceof FailedTransactionMetadata;
   const meta = sim.meta();
+  // The ledger checks lifetimes, LiteSVM does not: a simulation runs whatever the blockhash.
+  const replacement =
+    c.replaceRecentBlockhash === true ? v.ledger.latestBlockhash(commitment(c), v.lag) : null;
   return withContext(contextSlot(v, c, commitment(c)), {
     accounts: null,
     err: failed ? rpcTransactionError(sim.err()) : null,
     innerInstructions: null,
     logs: meta.logs(),
-    replacementBlockhash: null,
+    replacementBlockhash: replacement && {
+      blockhash: replacement.blockhash,
+      lastValidBlockHeight: replacement.lastValidBlockHeight,
+    },
     returnData: null,
     unitsConsumed: meta.computeUnitsConsumed(),
   });

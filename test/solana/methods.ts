@@ -1,16 +1,8 @@
-import { getBase58Decoder, getBase64Decoder } from '@solana/kit';
-import { parsedTokenData, uiTokenAmount } from './accounts.js';
 import { invalidParams, RpcError } from './errors.js';
+import { accountMethods } from './methods-accounts.js';
+import { blockMethods } from './methods-blocks.js';
 import { transactionMethods } from './methods-transactions.js';
-import {
-  addressParam,
-  commitment,
-  config,
-  contextSlot,
-  type Method,
-  SOLANA_CORE_VERSION,
-  withContext,
-} from './params.js';
+import { commitment, config, contextSlot, type Method, SOLANA_CORE_VERSION, withContext } from './params.js';
 
 const slotMethods: Record<string, Method> = {
   getSlot: (p, v) => contextSlot(v, config(p, 0), commitment(config(p, 0))),
@@ -30,6 +22,30 @@ const slotMethods: Record<string, Method> = {
     return withContext(contextSlot(v, c, commitment(c)), v.ledger.blockhashValid(String(p[0])));
   },
   getGenesisHash: (_p, v) => v.genesisHash,
+  getEpochInfo: (p, v) => {
+    const c = config(p, 0);
+    const slot = contextSlot(v, c, commitment(c));
+    const blockHeight = v.ledger.blockHeight(commitment(c), v.lag);
+    // One epoch of 432,000 slots, as on mainnet; the model never reaches its end.
+    return {
+      absoluteSlot: slot,
+      blockHeight,
+      epoch: 0,
+      slotIndex: slot,
+      slotsInEpoch: 432_000,
+      transactionCount: null,
+    };
+  },
+  // The fee is 5,000 lamports per signature: no priority fee market is modelled.
+  getFeeForMessage: (p, v) => {
+    const c = config(p, 1);
+    const bytes = Buffer.from(String(p[0]), 'base64');
+    return withContext(
+      contextSlot(v, c, commitment(c)),
+      bytes.length ? 5000 * (bytes[0] === 0x80 ? (bytes[1] ?? 1) : (bytes[0] ?? 1)) : null,
+    );
+  },
+  getRecentPrioritizationFees: () => [],
   // A node more than 128 slots behind reports itself unhealthy (Agave's default health threshold).
   getHealth: (_p, v) => {
     if (v.lag > 128)
@@ -45,39 +61,9 @@ const slotMethods: Record<string, Method> = {
   },
 };
 
-const accountMethods: Record<string, Method> = {
-  getBalance: (p, v) => {
-    const c = config(p, 1);
-    const account = v.ledger.account(addressParam(p), commitment(c), v.lag);
-    return withContext(contextSlot(v, c, commitment(c)), account.exists ? BigInt(account.lamports) : 0n);
-  },
-  getAccountInfo: (p, v) => {
-    const c = config(p, 1);
-    const account = v.ledger.account(addressParam(p), commitment(c), v.lag);
-    const slot = contextSlot(v, c, commitment(c));
-    if (!account.exists) return withContext(slot, null);
-    const encoding = c.encoding ?? 'base64';
-    let data: unknown;
-    if (encoding === 'jsonParsed') data = parsedTokenData(account, v.ledger.reader);
-    else if (encoding === 'base58') data = [getBase58Decoder().decode(account.data), 'base58'];
-    else if (encoding !== 'base64')
-      throw invalidParams(`Invalid params: unsupported encoding ${String(encoding)}`);
-    data ??= [getBase64Decoder().decode(account.data), 'base64'];
-    return withContext(slot, {
-      data,
-      executable: account.executable,
-      lamports: BigInt(account.lamports),
-      owner: account.programAddress,
-      rentEpoch: 18446744073709551615n,
-      space: account.data.length,
-    });
-  },
-  getTokenAccountBalance: (p, v) => {
-    const c = config(p, 1);
-    const token = v.ledger.token(v.ledger.account(addressParam(p), commitment(c), v.lag));
-    if (!token) throw invalidParams('Invalid param: not a Token account');
-    return withContext(contextSlot(v, c, commitment(c)), uiTokenAmount(token.amount, token.decimals));
-  },
+export const METHODS: Record<string, Method> = {
+  ...slotMethods,
+  ...accountMethods,
+  ...blockMethods,
+  ...transactionMethods,
 };
-
-export const METHODS: Record<string, Method> = { ...slotMethods, ...accountMethods, ...transactionMethods };

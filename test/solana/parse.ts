@@ -62,8 +62,13 @@ function parseKnown(ix: RawInstruction): { program: string; parsed: unknown } | 
 
 const wrap = (program: string, parsed: unknown) => (parsed === undefined ? undefined : { program, parsed });
 
+/** A memo's text; a node shows "(unparseable)" for bytes that are not UTF-8. */
 export function memoText(data: Uint8Array): string {
-  return new TextDecoder().decode(data);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    return '(unparseable)';
+  }
 }
 
 /**

@@ -13,6 +13,8 @@ export interface Faults {
   rateLimit(requests: number): void;
   /** The next `calls` JSON-RPC calls answer an error (by default -32603 Internal error). */
   error(calls: number, error?: { code: number; message: string }): void;
+  /** The next `requests` HTTP requests are never answered (until restart or close): a node that hangs. */
+  hang(requests: number): void;
 }
 
 interface Call {
@@ -36,6 +38,7 @@ export function stringify(value: unknown): string {
  */
 export async function startRpcServer(handle: Handler) {
   let rateLimited = 0;
+  let hanging = 0;
   let failing = 0;
   let failure = { code: -32603, message: 'Internal error' };
   const counts: Record<string, number> = {};
@@ -71,6 +74,11 @@ export async function startRpcServer(handle: Handler) {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(stringify(body));
     };
+    if (route === 'node' && hanging > 0) {
+      hanging--;
+      counts['(hung)'] = (counts['(hung)'] ?? 0) + 1;
+      return;
+    }
     if (route === 'node' && rateLimited > 0) {
       rateLimited--;
       counts['(429)'] = (counts['(429)'] ?? 0) + 1;
@@ -112,6 +120,9 @@ export async function startRpcServer(handle: Handler) {
     error(calls, error = { code: -32603, message: 'Internal error' }) {
       failing = calls;
       failure = error;
+    },
+    hang(requests) {
+      hanging = requests;
     },
   };
 

@@ -40,6 +40,8 @@ export interface Payment {
   decimals?: number;
   /** Legacy or v0 message; wallets send both. Default 0. */
   version?: 'legacy' | 0;
+  /** Send without the node's preflight simulation: a failing transfer then lands, failed, fee paid. */
+  skipPreflight?: boolean;
 }
 
 export const ata = async (owner: string, mint: string): Promise<Address> =>
@@ -88,8 +90,8 @@ export async function paymentInstructions(payer: Payer, p: Payment): Promise<Ins
   return instructions;
 }
 
-/** Builds, signs and sends a payment over JSON-RPC, as a wallet does; returns its signature. */
-export async function pay(rpcUrl: string, payer: Payer, p: Payment): Promise<string> {
+/** Builds and signs a payment as a wallet does, with a blockhash from the node; returns the wire transaction (base64) and its signature. */
+export async function signPayment(rpcUrl: string, payer: Payer, p: Payment) {
   const rpc = createSolanaRpc(rpcUrl);
   const instructions = await paymentInstructions(payer, p);
   const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
@@ -100,11 +102,20 @@ export async function pay(rpcUrl: string, payer: Payer, p: Payment): Promise<str
     (m) => appendTransactionMessageInstructions(instructions, m),
   );
   const signed = await signTransactionMessageWithSigners(message);
-  await rpc
-    .sendTransaction(getBase64EncodedWireTransaction(signed), {
-      encoding: 'base64',
-      preflightCommitment: 'confirmed',
-    })
-    .send();
-  return getSignatureFromTransaction(signed);
+  return {
+    wire: getBase64EncodedWireTransaction(signed),
+    signature: getSignatureFromTransaction(signed) as string,
+  };
+}
+
+/** Builds, signs and sends a payment over JSON-RPC, as a wallet does; returns its signature. */
+export async function pay(rpcUrl: string, payer: Payer, p: Payment): Promise<string> {
+  const { wire, signature } = await signPayment(rpcUrl, payer, p);
+  const options = {
+    encoding: 'base64',
+    preflightCommitment: 'confirmed',
+    skipPreflight: p.skipPreflight ?? false,
+  } as const;
+  await createSolanaRpc(rpcUrl).sendTransaction(wire, options).send();
+  return signature;
 }

@@ -120,6 +120,25 @@ describe('the example shop against Paydesk', () => {
     await eventually(async () => (await orderPage(orderId)).includes('Status: <strong>Paid</strong>'));
   });
 
+  test('buy with a link: the pay button opens the link page, whose "Pay" makes the invoice', async () => {
+    const product = await (await fetch(`${shop.url}/buy-with-a-link`)).text();
+    const action = product.match(/<form method="post" action="([^"]+)"><button>Buy with a link/)?.[1] ?? '';
+    expect(action).toMatch(new RegExp(`^${paydesk.baseUrl}/l/plink_[A-Za-z0-9]+$`));
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // The button's post, from the shop's page: it only shows the link page, with its own "Pay".
+    const landed = await fetch(action, { method: 'POST', headers: form, body: '' });
+    expect(landed.status).toBe(200);
+    const token = (await landed.text()).match(/name="token" value="([^"]+)"/)?.[1] ?? '';
+    const pay = await fetch(action, {
+      method: 'POST',
+      headers: form,
+      body: `token=${token}`,
+      redirect: 'manual',
+    });
+    expect(pay.status).toBe(303);
+    expect(pay.headers.get('location')).toMatch(new RegExp(`^${paydesk.baseUrl}/pay/inv_`));
+  });
+
   test('a project of several payment methods: the order lists them, and the mug is paid in two tokens', async () => {
     const { project } = await new Paydesk(secret, { baseUrl: paydesk.baseUrl }).me();
     const settings = `/v1/admin/projects/${project.id}`;

@@ -19,6 +19,7 @@ interface Order {
 }
 
 const PRODUCT = { name: 'Paydesk mug', amount: '12.50' };
+const STICKERS = { name: 'Paydesk sticker pack', amount: '4.00' };
 
 /**
  * The whole Paydesk integration of a small shop: checkout, webhook, order page. The webhook secret is
@@ -40,6 +41,27 @@ export function buildShop(paydesk: Paydesk, webhookSecret: () => string, shopUrl
       PRODUCT.name,
       `<p>${PRODUCT.amount} ${project.currency}</p>
       <form method="post" action="/orders"><button>Pay with crypto</button></form>`,
+    );
+  });
+
+  // "Buy with a link": no checkout code at all. One payment link (made here on the first view; a
+  // merchant without a developer makes it in the dashboard) and its pay button, a plain form posting
+  // to the link. Paydesk's link page then makes the invoice when the customer presses "Pay".
+  let stickerLink: Promise<string> | undefined;
+  app.get('/buy-with-a-link', async (_req, reply) => {
+    stickerLink ??= paydesk.paymentLinks
+      .create({ title: STICKERS.name, amount: STICKERS.amount })
+      .then((link) => link.url);
+    const url = await stickerLink.catch((err) => {
+      stickerLink = undefined;
+      throw err;
+    });
+    const { project } = await paydesk.me();
+    return page(
+      reply,
+      STICKERS.name,
+      `<p>${STICKERS.amount} ${project.currency}</p>
+      <form method="post" action="${url}"><button>Buy with a link</button></form>`,
     );
   });
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { generateTypes, type OpenApiDocument } from './openapi-types.js';
 
 /** The tags of the operations a merchant's backend calls with its secret key. */
-export const MERCHANT_TAGS = ['Merchant', 'Invoices', 'Refunds'];
+export const MERCHANT_TAGS = ['Merchant', 'Invoices', 'Refunds', 'Payment links'];
 export const TYPES_FILE = fileURLToPath(new URL('../src/generated/openapi.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

@@ -2,6 +2,7 @@ import type { GetMeResponse } from './generated/openapi.js';
 import { operations } from './generated/openapi.js';
 import { assertSecretKey, assertServerSide, normaliseBaseUrl } from './guard.js';
 import { Invoices } from './invoices.js';
+import { PaymentLinks } from './payment-links.js';
 import { Refunds } from './refunds.js';
 import { send, type TransportSettings } from './transport.js';
 import type { Me, RequestOptions } from './types.js';
@@ -26,6 +27,7 @@ export const DEFAULT_MAX_RETRIES = 2;
 export class Paydesk {
   readonly invoices: Invoices;
   readonly refunds: Refunds;
+  readonly paymentLinks: PaymentLinks;
   readonly webhooks = new Webhooks();
   // A private field: the key does not show in console.log(paydesk) or in JSON.
   readonly #settings: TransportSettings;
@@ -42,6 +44,7 @@ export class Paydesk {
     };
     this.invoices = new Invoices((call, callOptions) => send(this.#settings, call, callOptions));
     this.refunds = new Refunds((call, callOptions) => send(this.#settings, call, callOptions));
+    this.paymentLinks = new PaymentLinks((call, callOptions) => send(this.#settings, call, callOptions));
   }
 
   /** The project and API key in use: a quick check that the key works and its project is active. */

@@ -40,6 +40,7 @@ export type {
 } from './events.js';
 export type { Invoices } from './invoices.js';
 export type { InvoiceList } from './list.js';
+export type { PaymentLinks } from './payment-links.js';
 export type { Refunds } from './refunds.js';
 export type {
   CreateOptions,
@@ -52,6 +53,10 @@ export type {
   Me,
   Pagination,
   Payment,
+  PaymentLink,
+  PaymentLinkCreateParams,
+  PaymentLinkPage,
+  PaymentLinkUpdateParams,
   Refund,
   RefundCreateParams,
   RefundStatus,

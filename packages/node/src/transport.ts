@@ -13,7 +13,7 @@ export interface TransportSettings {
 }
 
 export interface Call {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** A path template of the generated `operations`, such as `/v1/merchant/invoices/{invoice}`. */
   path: string;
   params?: Record<string, string>;

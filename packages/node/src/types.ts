@@ -35,6 +35,12 @@ export type RefundStatus = Refund['status'];
 /** What `refunds.create()` takes: `amount` in the invoice currency as a decimal string, and a `reason`. */
 export type RefundCreateParams = api.CreateRefundBody;
 
+/** A payment link (contract §25). */
+export type PaymentLink = api.PaymentLink;
+/** What `paymentLinks.create()` takes: amounts as decimal strings, never numbers. */
+export type PaymentLinkCreateParams = api.CreatePaymentLinkBody;
+export type PaymentLinkUpdateParams = api.UpdatePaymentLinkBody;
+
 /** The project and the API key in use, from `me()`. */
 export type Me = api.GetMeResponse['data'];
 
@@ -43,6 +49,12 @@ export type Pagination = api.ListInvoicesResponse['meta']['pagination'];
 /** One page of `invoices.list()`. */
 export interface InvoicePage {
   data: Invoice[];
+  pagination: Pagination;
+}
+
+/** One page of `paymentLinks.list()`. */
+export interface PaymentLinkPage {
+  data: PaymentLink[];
   pagination: Pagination;
 }
 

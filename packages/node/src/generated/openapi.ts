@@ -11,6 +11,11 @@ export const operations = {
   createRefund: { method: 'POST', path: '/v1/merchant/invoices/{invoice}/refunds' },
   cancelRefund: { method: 'POST', path: '/v1/merchant/invoices/{invoice}/refunds/{refund}/cancel' },
   newRefundClaimLink: { method: 'POST', path: '/v1/merchant/invoices/{invoice}/refunds/{refund}/claim-link' },
+  listPaymentLinks: { method: 'GET', path: '/v1/merchant/payment-links' },
+  createPaymentLink: { method: 'POST', path: '/v1/merchant/payment-links' },
+  getPaymentLink: { method: 'GET', path: '/v1/merchant/payment-links/{link}' },
+  updatePaymentLink: { method: 'PATCH', path: '/v1/merchant/payment-links/{link}' },
+  listPaymentLinkInvoices: { method: 'GET', path: '/v1/merchant/payment-links/{link}/invoices' },
 } as const;
 
 export interface ErrorEnvelope {
@@ -65,6 +70,8 @@ export interface Invoice {
   /** What the payer is paying for, shown on the payment page; null when not given */
   description: string | null;
   metadata: Record<string, string>;
+  /** The payment link a payer made this invoice on (contract §25); null for invoices made by the API */
+  payment_link_id: string | null;
   /** The hosted payment page for the payer */
   payment_url: string;
   /** Where the paid view sends the payer back; null when not given */
@@ -162,6 +169,34 @@ export interface Refund {
   address: string | null;
   /** The transfer that paid the refund; null until seen */
   tx_hash: string | null;
+  /** RFC 3339, UTC, milliseconds */
+  created_at: string;
+  /** RFC 3339, UTC, milliseconds */
+  updated_at: string;
+}
+
+export interface PaymentLink {
+  id: string;
+  project_id: string;
+  /** The page to share; the pay button posts to it */
+  url: string;
+  active: boolean;
+  title: string;
+  description: string | null;
+  /** The fixed price; null when the payer chooses */
+  amount: string | null;
+  /** The least a payer may choose; null for no bound */
+  min_amount: string | null;
+  /** The most a payer may choose; null for no bound */
+  max_amount: string | null;
+  currency: string;
+  redirect_url: string | null;
+  collect_email: boolean;
+  max_uses: number | null;
+  /** Invoices made from the link so far */
+  uses: number;
+  /** RFC 3339, UTC, milliseconds */
+  expires_at: string | null;
   /** RFC 3339, UTC, milliseconds */
   created_at: string;
   /** RFC 3339, UTC, milliseconds */
@@ -366,6 +401,138 @@ export interface NewRefundClaimLinkResponse {
   message: string;
   data: {
     refund: Refund;
+  };
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface ListPaymentLinksQuery {
+  /** @default 20 */
+  limit?: number;
+  /** @default 1 */
+  page?: number;
+}
+
+/** GET /v1/merchant/payment-links: List payment links, newest first */
+export interface ListPaymentLinksResponse {
+  success: true;
+  message: string;
+  data: PaymentLink[];
+  meta: {
+    pagination: {
+      page: number;
+      limit: number;
+      total: number;
+      total_pages: number;
+      has_more: boolean;
+    };
+  };
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface CreatePaymentLinkBody {
+  /** What the payer buys, the heading of the link page: at most 200 characters, one line */
+  title: string;
+  /** Shown under the title, and on each invoice made from the link: at most 500 characters */
+  description?: string | null;
+  /** A fixed price; leave it out to let the payer choose */
+  amount?: string | null;
+  /** The least a payer may choose (no `amount` given) */
+  min_amount?: string | null;
+  /** The most a payer may choose (no `amount` given) */
+  max_amount?: string | null;
+  /** The price's currency; the project's when absent */
+  currency?: string;
+  /** Where each invoice's paid view sends the payer back: an absolute https:// URL */
+  redirect_url?: string | null;
+  /** Ask the payer for an e-mail address (kept on the invoice as `payer_email`, for the receipt) */
+  collect_email?: boolean;
+  /** How many invoices the link may make; absent or null for no limit */
+  max_uses?: number | null;
+  /** After this moment the link makes no more invoices (RFC 3339) */
+  expires_at?: string | null;
+}
+
+/** POST /v1/merchant/payment-links: Create a payment link */
+export interface CreatePaymentLinkResponse {
+  success: true;
+  message: string;
+  data: PaymentLink;
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface GetPaymentLinkPath {
+  /** The payment link id, plink_… */
+  link: string;
+}
+
+/** GET /v1/merchant/payment-links/{link}: Get one payment link */
+export interface GetPaymentLinkResponse {
+  success: true;
+  message: string;
+  data: PaymentLink;
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface UpdatePaymentLinkPath {
+  /** The payment link id, plink_… */
+  link: string;
+}
+
+export interface UpdatePaymentLinkBody {
+  /** False stops the link making invoices; true again resumes */
+  active?: boolean;
+  /** What the payer buys, the heading of the link page: at most 200 characters, one line */
+  title?: string;
+  /** Shown under the title, and on each invoice made from the link: at most 500 characters */
+  description?: string | null;
+  /** Where each invoice's paid view sends the payer back: an absolute https:// URL */
+  redirect_url?: string | null;
+  /** Ask the payer for an e-mail address (kept on the invoice as `payer_email`, for the receipt) */
+  collect_email?: boolean;
+  /** How many invoices the link may make; absent or null for no limit */
+  max_uses?: number | null;
+  /** After this moment the link makes no more invoices (RFC 3339) */
+  expires_at?: string | null;
+}
+
+/** PATCH /v1/merchant/payment-links/{link}: Change a payment link */
+export interface UpdatePaymentLinkResponse {
+  success: true;
+  message: string;
+  data: PaymentLink;
+  /** Quote it to support. Also sent as the X-Trace-Id header. */
+  trace_id: string;
+}
+
+export interface ListPaymentLinkInvoicesPath {
+  /** The payment link id, plink_… */
+  link: string;
+}
+
+export interface ListPaymentLinkInvoicesQuery {
+  /** @default 20 */
+  limit?: number;
+  /** @default 1 */
+  page?: number;
+}
+
+/** GET /v1/merchant/payment-links/{link}/invoices: A payment link's invoices, newest first */
+export interface ListPaymentLinkInvoicesResponse {
+  success: true;
+  message: string;
+  data: Invoice[];
+  meta: {
+    pagination: {
+      page: number;
+      limit: number;
+      total: number;
+      total_pages: number;
+      has_more: boolean;
+    };
   };
   /** Quote it to support. Also sent as the X-Trace-Id header. */
   trace_id: string;
