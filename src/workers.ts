@@ -11,6 +11,7 @@ import { type MailTuning, mailJob } from './mail/mail.job.js';
 import { smtpSender } from './mail/sender.js';
 import { refundKeyPurgeJob } from './refunds/jobs.js';
 import { loadSecretKey } from './secrets/key.js';
+import { solanaScanJobs } from './solana/scan.job.js';
 import { type DeliveryTuning, deliveryJob } from './webhooks/delivery.job.js';
 
 export interface WorkerDeps {
@@ -43,6 +44,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningJobs> {
     refundKeyPurgeJob(common),
     deliveryJob({ db: database.db, config, log, clock, tuning: deps.deliveryTuning }),
     ...(await chainScanJobs({ ...common, networks: config.networks })),
+    ...solanaScanJobs({ ...common, networks: config.networks }),
     ...(await collectorJobs({
       db: database.db,
       networks: config.networks,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Job } from '../jobs/job.js';
-import { accountHex, FAMILY } from '../networks/family.js';
+import { accountHex, FAMILY, type XpubFamily } from '../networks/family.js';
 import { isTestNetwork } from '../networks/livemode.js';
 import type { Currency, Network, NetworkRegistry } from '../networks/network.js';
 import { type ScannedNetwork, scanStep } from './scan.js';
@@ -18,7 +18,8 @@ export interface ChainJobDeps {
  * time; the others stand by), run again at once while it is behind the chain's head.
  */
 export async function chainScanJobs(deps: ChainJobDeps): Promise<Job[]> {
-  const enabled = deps.networks.enabled();
+  // Solana networks have a watcher of their own (src/solana/scan.job.ts).
+  const enabled = deps.networks.enabled().filter((n) => n.family !== 'solana');
   if (enabled.length === 0) return [];
   // viem (the node client, some 25 MB) is loaded only by processes that watch a chain.
   const { chainReader } = await import('./rpc.js');
@@ -53,7 +54,7 @@ function scanned(network: Network, networks: NetworkRegistry): ScannedNetwork {
   );
   return {
     name: network.name,
-    family: network.family,
+    family: network.family as XpubFamily,
     test: isTestNetwork(networks, network.name),
     confirmations: network.confirmations,
     maxBlockRange: network.maxBlockRange,

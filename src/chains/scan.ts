@@ -11,7 +11,7 @@ import {
   standingAbove,
 } from '../invoices/sources.js';
 import { fromTokenUnits, money } from '../money/money.js';
-import type { FamilyName } from '../networks/family.js';
+import type { XpubFamily } from '../networks/family.js';
 import { mayPay } from '../networks/livemode.js';
 import type { Currency } from '../networks/network.js';
 import { confirmBuriedRefunds, forgetRefundsAbove, recordRefundPayments } from '../refunds/watch.js';
@@ -22,7 +22,7 @@ import type { AuthorizationLog, ChainReader, TransferLog } from './rpc.js';
 export interface ScannedNetwork {
   name: string;
   /** Its deposit addresses are the invoices' addresses of this family (one per family, contract §15). */
-  family: FamilyName;
+  family: XpubFamily;
   /** A testnet (networks/livemode.ts): its transfers only ever reach test invoices (contract §21). */
   test: boolean;
   confirmations: number;

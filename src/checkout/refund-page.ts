@@ -66,6 +66,8 @@ const ERROR_KEYS: Record<string, MessageKey> = {
   checksum_missing: 'refund.error.checksumMissing',
   checksum: 'refund.error.checksum',
   tron_address: 'refund.error.tron',
+  solana_address: 'refund.error.solana',
+  off_curve: 'refund.error.solanaOffCurve',
   evm_address: 'refund.error.evm',
 };
 

@@ -20,6 +20,7 @@ const findStatement = statement('checkout_find', (p: Placeholders<{ id: string }
       'i.network',
       'i.pay_address',
       'i.payment_methods',
+      'i.solana_reference',
       'i.underpayment_tolerance_percent',
       'i.dust_percent',
       'i.livemode',

@@ -103,6 +103,14 @@ export async function loadCheckout(
     currency: method.currency,
     pay_address: method.pay_address,
     amount: due,
+    // Solana Pay (contract §24): the transaction carries the invoice's reference; the wallet shows these.
+    solana: row.solana_reference
+      ? {
+          reference: row.solana_reference,
+          label: row.project_name,
+          message: row.description ?? `Invoice ${row.id}`,
+        }
+      : undefined,
   };
   const seen = confirming(invoice);
   const shown = paymentsShown(state, invoice, seen);

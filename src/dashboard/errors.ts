@@ -39,6 +39,7 @@ const LABELS = new Map([
   ['new_password', 'New password'],
   ['payment_methods', 'Payment methods'],
   ['payout_address', 'Payout address'],
+  ['solana_address', 'Solana wallet address'],
   ['project_id', 'Project'],
   ['tron_xpub', 'TRON xpub'],
   ['ttl_minutes', 'Invoice lifetime'],

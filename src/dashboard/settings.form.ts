@@ -32,6 +32,7 @@ export function settingsChanges(
     ...changedKey('evm_xpub', form.evm_xpub, current.evm_xpub),
     ...changedKey('tron_xpub', form.tron_xpub, current.tron_xpub),
     ...changedKey('payout_address', form.payout_address, current.payout_address),
+    ...changedKey('solana_address', form.solana_address, current.solana_address),
   };
   // The name is checked as typed (so "   " breaks the same rule as through the API) and stored trimmed.
   const errors = app.checkFields(ProjectChangesSchema, changes);
@@ -68,7 +69,7 @@ function percent(text: string): number | string {
  * instead of being refused as a key sent for no method. Emptied, it is sent as null.
  */
 function changedKey(
-  field: 'evm_xpub' | 'tron_xpub' | 'payout_address',
+  field: 'evm_xpub' | 'tron_xpub' | 'payout_address' | 'solana_address',
   text: string | undefined,
   stored: string | null,
 ) {

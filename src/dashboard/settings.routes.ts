@@ -31,6 +31,7 @@ export function currentForm(p: DashboardContext['project']): SettingsForm {
     evm_xpub: p.evm_xpub ?? '',
     tron_xpub: p.tron_xpub ?? '',
     payout_address: p.payout_address ?? '',
+    solana_address: p.solana_address ?? '',
   };
 }
 
@@ -53,6 +54,7 @@ const SettingsBody = Type.Object(
     evm_xpub: Type.Optional(Text(1000)),
     tron_xpub: Type.Optional(Text(1000)),
     payout_address: Type.Optional(Text(200)),
+    solana_address: Type.Optional(Text(200)),
     intent: Type.Optional(StringEnum(['preview', 'save'])),
   },
   { additionalProperties: false },
@@ -66,6 +68,7 @@ function formOf(body: Omit<SettingsBody, '_csrf' | 'intent'>): SettingsForm {
     evm_xpub: body.evm_xpub ?? '',
     tron_xpub: body.tron_xpub ?? '',
     payout_address: body.payout_address ?? '',
+    solana_address: body.solana_address ?? '',
   };
 }
 

@@ -43,6 +43,9 @@ export interface InvoiceTable {
   /** Its TRON address, and the child index of tron_xpub. */
   tron_address: string | null;
   tron_address_index: string | null;
+  /** The Solana wallet its Solana methods pay (the project's when it was made), and its Solana Pay reference. */
+  solana_address: ColumnType<string | null, string | null | undefined, string | null>;
+  solana_reference: ColumnType<string | null, string | null | undefined, string | null>;
   /** The payout address its EVM forwarder was computed with (contract §16); null for xpub addresses. */
   payout_address: string | null;
   /** numeric(4,2): the project's tolerance when the invoice was made (contract §15). */

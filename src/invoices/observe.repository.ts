@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { FamilyName } from '../networks/family.js';
+import type { XpubFamily } from '../networks/family.js';
 import type { InvoiceRow, OfferedMethod, PaymentRow } from './invoice.table.js';
 
 type Tx = Transaction<Database>;
@@ -118,7 +118,7 @@ export async function saveInvoices(tx: Tx, rows: InvoiceRow[]): Promise<void> {
  * lifecycle decides which it is. One probe of the address's unique index per address: the cost
  * follows the transfers, not the number of invoices, open or closed, or of projects.
  */
-export async function invoicesAt(db: Db, family: FamilyName, addresses: string[]) {
+export async function invoicesAt(db: Db, family: XpubFamily, addresses: string[]) {
   const column = family === 'evm' ? 'evm_address' : 'tron_address';
   const rows = await db
     .selectFrom('invoices')
@@ -129,7 +129,7 @@ export async function invoicesAt(db: Db, family: FamilyName, addresses: string[]
 }
 
 /** When the oldest invoice that a payment in the family still counts for was created. */
-export async function oldestOpenInvoice(db: Db, family: FamilyName, now: Date): Promise<Date | undefined> {
+export async function oldestOpenInvoice(db: Db, family: XpubFamily, now: Date): Promise<Date | undefined> {
   const row = await db
     .selectFrom('invoices')
     .select((eb) => eb.fn.min('created_at').as('oldest'))
@@ -146,7 +146,7 @@ export async function oldestOpenInvoice(db: Db, family: FamilyName, now: Date): 
 export function confirmingUpTo(db: Db, network: string, block: bigint) {
   return db
     .selectFrom('payments')
-    .select(['invoice_id', 'tx_hash', 'currency', 'amount'])
+    .select(['invoice_id', 'tx_hash', 'currency', 'amount', 'block_number'])
     .where('network', '=', network)
     .where((eb) =>
       eb.or([
@@ -168,4 +168,40 @@ export function standingAbove(db: Db, network: string, block: bigint) {
     .where('status', '<>', 'reversed')
     .where('block_number', '>', block.toString())
     .execute();
+}
+
+/**
+ * Solana invoices by reference (contract §24): the invoices among `keys` (every account key of a
+ * batch of transactions), one probe each of the unique reference index; open or closed, as for
+ * addresses (invoicesAt).
+ */
+export async function invoicesByReference(db: Db, keys: string[]) {
+  if (keys.length === 0) return [];
+  const rows = await db
+    .selectFrom('invoices')
+    .select(['id', 'solana_reference', 'solana_address', 'payment_methods', 'livemode'])
+    .where('solana_reference', '=', (eb) => eb.fn.any(eb.val(keys)))
+    .execute();
+  return rows as Array<{
+    id: string;
+    solana_reference: string;
+    solana_address: string;
+    payment_methods: OfferedMethod[];
+    livemode: boolean;
+  }>;
+}
+
+/**
+ * The Solana wallets a payment may still count for (open invoices and their late window), with when
+ * the oldest such invoice of each was made: the token accounts the Solana watcher follows.
+ */
+export async function solanaWallets(db: Db, now: Date) {
+  const rows = await db
+    .selectFrom('invoices')
+    .select(['solana_address', (eb) => eb.fn.min('created_at').as('since')])
+    .where('solana_reference', 'is not', null)
+    .where('open_until', '>', now)
+    .groupBy('solana_address')
+    .execute();
+  return rows as Array<{ solana_address: string; since: Date }>;
 }

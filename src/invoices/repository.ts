@@ -102,6 +102,8 @@ function inputRow(n: Omit<NewInvoice, 'keyId'> & { keyId: string | null }) {
     tron_address: i.tron_address,
     tron_address_index: i.tron_address_index,
     payout_address: i.payout_address,
+    solana_address: i.solana_address ?? null,
+    solana_reference: i.solana_reference ?? null,
     underpayment_tolerance_percent: i.underpayment_tolerance_percent,
     dust_percent: i.dust_percent,
     livemode: i.livemode,
@@ -137,6 +139,7 @@ const insertStatement = statement(
       order_id text, description text, metadata jsonb, redirect_url text, cancel_url text, payment_expires_at timestamptz,
       due_at timestamptz, open_until timestamptz, pay_address text, evm_address text,
       evm_address_index bigint, tron_address text, tron_address_index bigint, payout_address text,
+      solana_address text, solana_reference text,
       underpayment_tolerance_percent numeric, dust_percent numeric, livemode boolean,
       payment_link_id text, payer_email text, payer_language text, till_id text, created_at timestamptz,
       key_id text,
@@ -164,11 +167,11 @@ const insertStatement = statement(
     insert into invoices (id, project_id, status, amount, currency, rate, token_amount, network, payment_methods, order_id,
                           description, metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until,
                           pay_address, evm_address, evm_address_index, tron_address, tron_address_index,
-                          payout_address, underpayment_tolerance_percent, dust_percent, livemode,
+                          payout_address, solana_address, solana_reference, underpayment_tolerance_percent, dust_percent, livemode,
                           payment_link_id, payer_email, payer_language, till_id, created_at, updated_at)
     select id, project_id, 'pending', amount, currency, rate, token_amount, network, payment_methods, order_id, description,
            metadata, redirect_url, cancel_url, payment_expires_at, due_at, open_until, pay_address, evm_address,
-           evm_address_index, tron_address, tron_address_index, payout_address,
+           evm_address_index, tron_address, tron_address_index, payout_address, solana_address, solana_reference,
            underpayment_tolerance_percent, dust_percent, livemode, payment_link_id, payer_email,
            payer_language, till_id, created_at, created_at
     from live

@@ -13,6 +13,7 @@ import { type DepositAddress, newDepositAddresses } from '../networks/deposit-ad
 import { livemodeOf, offeredNow } from '../networks/livemode.js';
 import { type AddressKind, addressKind, type PaymentMethod, tokenDecimals } from '../networks/methods.js';
 import type { NetworkRegistry } from '../networks/network.js';
+import { solanaReference } from '../networks/solana-pay.js';
 import type { RateBook } from '../rates/book.js';
 import { RateUnavailableError } from '../rates/errors.js';
 import type { Watching } from '../watch/watched.js';
@@ -74,6 +75,7 @@ export type InvoiceProject = Pick<
   | 'invoiceTtlSeconds'
   | 'payoutAddress'
   | 'hasEvmXpub'
+  | 'solanaAddress'
 >;
 
 /** Where an invoice came from, beside the API's fields: a payment link and its payer, or a till (contract §25). */
@@ -227,7 +229,15 @@ async function assemble(
     offer.forwarder && project.payoutAddress
       ? forwarderAddress(FACTORY_ADDRESS, project.payoutAddress, invoiceSalt(project.projectId, id))
       : undefined;
-  const addresses = await newDepositAddresses(db, ctx.networks, project.projectId, methods, id, forwarder);
+  const addresses = await newDepositAddresses(
+    db,
+    ctx.networks,
+    project.projectId,
+    methods,
+    id,
+    forwarder,
+    project.solanaAddress,
+  );
   const offered = methods.map((m) => {
     const kind = addressKind(ctx.networks, m.network) as AddressKind;
     return { ...m, pay_address: (addresses[kind] as DepositAddress).address };
@@ -257,6 +267,8 @@ async function assemble(
     evm_address_index: addresses.evm?.index ?? null,
     tron_address: addresses.tron?.address ?? null,
     tron_address_index: addresses.tron?.index ?? null,
+    solana_address: addresses.solana?.address ?? null,
+    solana_reference: addresses.solana ? solanaReference(id) : null,
     // The payout its forwarder can send to, kept: a later change of the project's never moves it.
     payout_address: addresses.evm && forwarder ? project.payoutAddress : null,
     underpayment_tolerance_percent: project.tolerancePercent,

@@ -7,6 +7,8 @@ export { type ObserveContext, observe, type Reported } from './observe.js';
 export {
   confirmingUpTo,
   invoicesAt,
+  invoicesByReference,
   oldestOpenInvoice,
+  solanaWallets,
   standingAbove,
 } from './observe.repository.js';

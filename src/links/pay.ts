@@ -71,6 +71,7 @@ export async function payLink(
     tolerancePercent: link.underpayment_tolerance_percent,
     invoiceTtlSeconds: link.invoice_ttl_seconds,
     payoutAddress: link.payout_address,
+    solanaAddress: link.solana_address,
     hasEvmXpub: link.has_evm_xpub,
   };
   const input = {

@@ -18,6 +18,7 @@ export interface LinkProject {
   underpayment_tolerance_percent: string;
   invoice_ttl_seconds: number;
   payout_address: string | null;
+  solana_address: string | null;
   has_evm_xpub: boolean;
   /** The project and its account are both active. */
   open: boolean;
@@ -32,6 +33,7 @@ function projectColumns() {
     'p.underpayment_tolerance_percent',
     'p.invoice_ttl_seconds',
     'p.payout_address',
+    'p.solana_address',
     sql<boolean>`p.evm_xpub is not null`.as('has_evm_xpub'),
     sql<boolean>`p.status = 'active' and a.status = 'active'`.as('open'),
   ] as const;

@@ -23,6 +23,8 @@ export interface Principal {
   invoiceTtlSeconds: number;
   /** Where EVM deposits are collected to; set, EVM deposit addresses are forwarders (contract §16). */
   payoutAddress: string | null;
+  /** The project's Solana wallet (contract §24): where its invoices' Solana methods pay. */
+  solanaAddress: string | null;
   /** Whether EVM deposit addresses can be derived from an xpub (where forwarders cannot be offered). */
   hasEvmXpub: boolean;
   /**
@@ -120,6 +122,7 @@ export async function createAuthenticator(deps: {
       tolerancePercent: verified.underpayment_tolerance_percent,
       invoiceTtlSeconds: verified.invoice_ttl_seconds,
       payoutAddress: verified.payout_address,
+      solanaAddress: verified.solana_address,
       hasEvmXpub: verified.has_evm_xpub,
       confirm: () => confirm(hash),
     };

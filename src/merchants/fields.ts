@@ -73,6 +73,16 @@ export const PayoutAddress = nullable(
   }),
 );
 
+/** The merchant's Solana wallet (contract §24); checked by the payment settings' one rule (networks/methods.ts). */
+export const SolanaAddress = nullable(
+  Type.String({
+    maxLength: 64,
+    description:
+      "The merchant's Solana wallet address (base58, an ed25519 public key on the curve): Solana payments go straight into its associated token accounts. Needed when a Solana method is accepted",
+    examples: ['9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'],
+  }),
+);
+
 export const TolerancePercent = Type.Number({
   minimum: 0,
   maximum: 50,
@@ -101,6 +111,7 @@ export const ProjectChangesSchema = Type.Object(
     evm_xpub: Type.Optional(EvmXpub),
     tron_xpub: Type.Optional(TronXpub),
     payout_address: Type.Optional(PayoutAddress),
+    solana_address: Type.Optional(SolanaAddress),
     underpayment_tolerance_percent: Type.Optional(TolerancePercent),
   },
   { additionalProperties: false, minProperties: 1 },

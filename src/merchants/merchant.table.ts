@@ -31,6 +31,8 @@ export interface ProjectTable {
   tron_xpub: string | null;
   /** Where EVM deposits are collected to (contract §16): with it, EVM deposit addresses are forwarders. */
   payout_address: string | null;
+  /** The merchant's Solana wallet (contract §24): its token accounts receive Solana payments. */
+  solana_address: ColumnType<string | null, string | null | undefined, string | null>;
   /** numeric(4,2), read as a decimal string: 0 to 50. */
   underpayment_tolerance_percent: ColumnType<string, string | undefined, string>;
   invoice_ttl_seconds: number;

@@ -47,6 +47,11 @@ export const ProjectSchema = Type.Object(
         description: 'Where EVM deposits are collected to; set, EVM deposit addresses are forwarders',
       }),
     ),
+    solana_address: nullable(
+      Type.String({
+        description: "The merchant's Solana wallet: its token accounts receive Solana payments",
+      }),
+    ),
     underpayment_tolerance_percent: Type.Number({ examples: [0, 1.5] }),
     invoice_ttl_seconds: Type.Integer(),
     created_at: Timestamp,
@@ -87,6 +92,7 @@ export function toProject(row: ProjectRow, networks: NetworkRegistry) {
     evm_xpub: row.evm_xpub,
     tron_xpub: row.tron_xpub,
     payout_address: row.payout_address,
+    solana_address: row.solana_address,
     underpayment_tolerance_percent: Number(row.underpayment_tolerance_percent),
     invoice_ttl_seconds: row.invoice_ttl_seconds,
     created_at: row.created_at.toISOString(),

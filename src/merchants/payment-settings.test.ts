@@ -1,3 +1,5 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { base58 } from '@scure/base';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, admin, startTestApp, type TestApp } from '../../test/app.js';
@@ -187,6 +189,9 @@ describe('a project of several methods', () => {
   });
 });
 
+// A wallet's address (an ed25519 public key, on the curve), for Solana methods (contract §24).
+const SOLANA_WALLET = base58.encode(ed25519.getPublicKey(new Uint8Array(32).fill(1)));
+
 describe('the rules, against a reference', () => {
   const networks = loadNetworks({});
   const names = ['sandbox', ...networks.all().map((n) => n.name)];
@@ -202,7 +207,8 @@ describe('the rules, against a reference', () => {
         fc.array(method, { minLength: 1, maxLength: 6 }),
         fc.boolean(),
         fc.boolean(),
-        (currency, methods, withEvm, withTron) => {
+        fc.boolean(),
+        (currency, methods, withEvm, withTron, withSolana) => {
           const familyOf = (n: string) => (n === 'sandbox' ? 'sandbox' : networks.get(n)?.family);
           const families = new Set(methods.map((m) => familyOf(m.network)));
           const keys = new Set(methods.map((m) => `${m.network}:${m.currency}`));
@@ -213,6 +219,7 @@ describe('the rules, against a reference', () => {
             ) &&
             withEvm === families.has('evm') &&
             withTron === families.has('tron') &&
+            withSolana === families.has('solana') &&
             // Live and test never mix (contract §21): the sandbox and testnets are test.
             new Set(methods.map((m) => m.network === 'sandbox' || networks.get(m.network)?.testnet)).size ===
               1;
@@ -222,6 +229,7 @@ describe('the rules, against a reference', () => {
             methods,
             evmXpub: withEvm ? TEST_XPUB : null,
             tronXpub: withTron ? TRON_TEST_XPUB : null,
+            solanaAddress: withSolana ? SOLANA_WALLET : null,
           });
           expect(errors.length === 0).toBe(expected);
         },

@@ -106,6 +106,7 @@ export interface KeyVerification {
   underpayment_tolerance_percent: string;
   invoice_ttl_seconds: number;
   payout_address: string | null;
+  solana_address: string | null;
   has_evm_xpub: boolean;
   account_status: 'active' | 'inactive';
 }
@@ -128,6 +129,7 @@ const findKeyStatement = statement('api_key_verify', (p: Placeholders<{ hash: Bu
       'p.underpayment_tolerance_percent',
       'p.invoice_ttl_seconds',
       'p.payout_address',
+      'p.solana_address',
       sql<boolean>`p.evm_xpub is not null`.as('has_evm_xpub'),
       'a.status as account_status',
     ])

@@ -61,6 +61,7 @@ export interface PaymentInput {
   evm_xpub?: string | null | undefined;
   tron_xpub?: string | null | undefined;
   payout_address?: string | null | undefined;
+  solana_address?: string | null | undefined;
   underpayment_tolerance_percent?: number | undefined;
 }
 
@@ -119,6 +120,7 @@ const PAYMENT_FIELDS = [
   'evm_xpub',
   'tron_xpub',
   'payout_address',
+  'solana_address',
   'underpayment_tolerance_percent',
 ] as const;
 
@@ -211,6 +213,10 @@ function paymentSettings(catalog: Catalog, current: ProjectRow | undefined, inpu
     input.payout_address !== undefined
       ? { address: input.payout_address, given: true }
       : { address: current?.payout_address ?? null, given: false };
+  const solana =
+    input.solana_address !== undefined
+      ? { address: input.solana_address?.trim() || null, given: true }
+      : { address: current?.solana_address ?? null, given: false };
   problems.push(
     ...paymentSettingsErrors(networks, {
       currency,
@@ -219,10 +225,12 @@ function paymentSettings(catalog: Catalog, current: ProjectRow | undefined, inpu
       evmXpub: evm.xpub,
       tronXpub: tron.xpub,
       payoutAddress: payout.address,
+      solanaAddress: solana.address,
       given: {
         evm: evm.given,
         tron: tron.given,
         payout: payout.given,
+        solana: solana.given,
         methods: current === undefined || input.payment_methods !== undefined || input.network !== undefined,
       },
     }),
@@ -241,6 +249,7 @@ function paymentSettings(catalog: Catalog, current: ProjectRow | undefined, inpu
     evm_xpub: evmXpub,
     tron_xpub: tronXpub,
     payout_address: payout.address,
+    solana_address: solana.address,
     // What readers of the single `xpub` see: the key, when there is only one.
     xpub: evmXpub !== null && tronXpub !== null ? null : (evmXpub ?? tronXpub),
     underpayment_tolerance_percent: tolerance.toFixed(2),

@@ -199,4 +199,39 @@ export const BUILT_IN_NETWORKS: readonly NetworkSettings[] = [
     explorer: 'https://nile.tronscan.org/#/transaction/',
     tokens: { USDT: { address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', decimals: 6 } },
   },
+  /*
+   * Solana (docs/networks.md, "Solana"): no chain id (0: never compared), and no depth to count: a
+   * payment is seen at the `confirmed` commitment and is final at `finalized` (about 13 s later).
+   * `confirmations` and `maxBlockRange` are unused. The poll of 1 s follows `confirmed` closely
+   * enough for detection within 2 s; a step costs about 1 call per merchant token account.
+   * Tokens are SPL mints (token `address` = the mint). Devnet: Circle's devnet USDC; Tether issues
+   * no devnet USDT, so there is none (an operator adds a mint of their own with PAYDESK_NETWORKS).
+   */
+  {
+    name: 'solana',
+    label: 'Solana',
+    family: 'solana',
+    chainId: 0,
+    testnet: false,
+    confirmations: 1,
+    pollIntervalMs: 1000,
+    maxBlockRange: 1,
+    explorer: 'https://explorer.solana.com/tx/',
+    tokens: {
+      USDC: { address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6 },
+      USDT: { address: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', decimals: 6 },
+    },
+  },
+  {
+    name: 'solana-devnet',
+    label: 'Solana Devnet',
+    family: 'solana',
+    chainId: 0,
+    testnet: true,
+    confirmations: 1,
+    pollIntervalMs: 1000,
+    maxBlockRange: 1,
+    explorer: 'https://explorer.solana.com/tx/{tx}?cluster=devnet',
+    tokens: { USDC: { address: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', decimals: 6 } },
+  },
 ];

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { HDKey } from '@scure/bip32';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { FAMILIES, FAMILY } from './family.js';
+import { FAMILY, XPUB_FAMILIES } from './family.js';
 import { type AddressKind, addressKind, type PaymentMethod } from './methods.js';
 import type { NetworkRegistry } from './network.js';
 import { takeAddressIndexes } from './repository.js';
@@ -36,6 +36,8 @@ export async function newDepositAddresses(
   invoiceId: string,
   /** The invoice's forwarder (contract §16), when its project collects: its EVM address then. */
   forwarder?: string | undefined,
+  /** The project's Solana wallet (contract §24): every Solana method pays straight into it. */
+  solanaWallet?: string | null,
 ): Promise<DepositAddresses> {
   const kinds = new Set<AddressKind>();
   for (const m of methods) {
@@ -51,11 +53,17 @@ export async function newDepositAddresses(
       index: null,
     };
   }
+  if (kinds.has('solana')) {
+    // Project settings are validated together, so Solana methods always come with the wallet.
+    if (!solanaWallet)
+      throw new Error(`project ${projectId} accepts Solana methods but has no solana_address`);
+    out.solana = { address: solanaWallet, index: null };
+  }
   if (kinds.has('evm') && forwarder) {
     out.evm = { address: forwarder, index: null };
     kinds.delete('evm');
   }
-  const families = FAMILIES.filter((f) => kinds.has(f));
+  const families = XPUB_FAMILIES.filter((f) => kinds.has(f));
   if (families.length === 0) return out;
   const taken = await takeAddressIndexes(db, projectId, families);
   for (const family of families) {

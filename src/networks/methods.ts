@@ -1,10 +1,11 @@
 import type { FieldError } from '../http/errors.js';
 import { isFiat } from '../money/currencies.js';
 import { checksumAddress, isAddress } from './evm-address.js';
-import { FAMILY, type FamilyName } from './family.js';
+import { FAMILY, type FamilyName, type XpubFamily } from './family.js';
 import { mixedEnvironmentsError } from './livemode.js';
 import { CURRENCIES, type Currency, INVOICE_CURRENCIES, type NetworkRegistry, SANDBOX } from './network.js';
 import { unknownNetwork } from './settings.js';
+import { walletAddressProblem } from './solana-address.js';
 import { parseXpub } from './xpub.js';
 
 /**
@@ -82,12 +83,14 @@ export interface PaymentSettings {
   tronXpub: string | null;
   /** Where EVM deposits are collected to (contract §16): EVM methods then need no evm_xpub. */
   payoutAddress?: string | null;
+  /** The merchant's Solana wallet (contract §24): Solana methods pay straight into its token accounts. */
+  solanaAddress?: string | null;
   /**
    * Which keys this change sends: a stored key no method uses is kept, one sent for none is refused.
    * `methods`: whether it sends the methods (default true); a project saved before contract §21 that
    * mixes live and test keeps its other settings editable until its methods are saved again.
    */
-  given?: { evm: boolean; tron: boolean; payout?: boolean; methods?: boolean };
+  given?: { evm: boolean; tron: boolean; payout?: boolean; solana?: boolean; methods?: boolean };
 }
 
 const error = (field: string, rule: string, message: string): FieldError => ({
@@ -156,6 +159,7 @@ export function paymentSettingsErrors(networks: NetworkRegistry, s: PaymentSetti
     ...keyErrors('evm', kinds.has('evm') && payout === null, s.evmXpub, given.evm, kinds.has('evm')),
   );
   problems.push(...keyErrors('tron', kinds.has('tron'), s.tronXpub, given.tron));
+  problems.push(...solanaErrors(kinds.has('solana'), s.solanaAddress ?? null, given.solana ?? true));
   if (s.evmXpub !== null && s.evmXpub === s.tronXpub) {
     problems.push(
       error(
@@ -217,11 +221,42 @@ function payoutErrors(evm: boolean, payout: string | null, given: boolean): Fiel
 }
 
 /**
+ * Solana methods need the merchant's wallet (contract §24), as TRON methods need their key: the same
+ * rules (`required`, `not_allowed`), and one check of the address for every surface (solana-address.ts).
+ */
+function solanaErrors(used: boolean, address: string | null, given: boolean): FieldError[] {
+  if (address === null) {
+    return used
+      ? [
+          error(
+            'solana_address',
+            'required',
+            'Solana payment methods need solana_address, the wallet whose token accounts receive their payments',
+          ),
+        ]
+      : [];
+  }
+  if (!used) {
+    return given
+      ? [
+          error(
+            'solana_address',
+            'not_allowed',
+            'solana_address is only for projects that accept a Solana method',
+          ),
+        ]
+      : [];
+  }
+  const problem = walletAddressProblem(address);
+  return problem ? [error('solana_address', problem.rule, problem.message)] : [];
+}
+
+/**
  * A family's methods need its account-level xpub (m/44'/60'/0', m/44'/195'/0'); no method, no key.
  * `allowed`: the key may be there without being needed (EVM methods collected through forwarders).
  */
 function keyErrors(
-  family: FamilyName,
+  family: XpubFamily,
   used: boolean,
   xpub: string | null,
   given: boolean,

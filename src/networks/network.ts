@@ -16,7 +16,7 @@ export type InvoiceCurrency = (typeof INVOICE_CURRENCIES)[number];
 export const SANDBOX = 'sandbox';
 
 export interface Token {
-  /** The contract, in its family's form: EIP-55 `0x…` on EVM networks, `T…` on TRON. */
+  /** The contract, in its family's form: EIP-55 `0x…` on EVM networks, `T…` on TRON, the SPL mint (base58) on Solana. */
   readonly address: string;
   readonly decimals: number;
   /**
@@ -31,7 +31,7 @@ export interface Network {
   readonly label: string;
   /** How addresses, payment requests and transaction hashes are written (family.ts). */
   readonly family: FamilyName;
-  /** What the node's eth_chainId answers (on TRON: the last 4 bytes of the genesis block id). */
+  /** What the node's eth_chainId answers (on TRON: the last 4 bytes of the genesis block id; 0 on Solana, which has none). */
   readonly chainId: number;
   readonly testnet: boolean;
   /** A payment is final once its block and `confirmations - 1` blocks after it exist (1: once mined). */
@@ -39,7 +39,10 @@ export interface Network {
   readonly pollIntervalMs: number;
   /** The widest block range one eth_getLogs call asks for: providers cap it. */
   readonly maxBlockRange: number;
-  /** Transaction page prefix, `${explorer}${txHash}`; undefined for a local chain. */
+  /**
+   * Transaction page prefix, `${explorer}${txHash}`, or a template where `{tx}` stands for the hash
+   * (Solana's devnet explorer takes `?cluster=devnet` after it); undefined for a local chain.
+   */
   readonly explorer: string | undefined;
   readonly tokens: Readonly<Partial<Record<Currency, Token>>>;
   /** From PAYDESK_RPC_<NAME>; a network is enabled when it has one. It may embed a provider key: never log it. */

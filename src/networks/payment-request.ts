@@ -1,7 +1,8 @@
-import { formatMoney, type Money, toTokenUnits } from '../money/money.js';
+import { formatMoney, formatUnits, type Money, toTokenUnits } from '../money/money.js';
 import { tokenTransferUri } from './eip681.js';
 import type { Address } from './evm-address.js';
 import { type Currency, type NetworkRegistry, SANDBOX } from './network.js';
+import { transferRequestUrl, trimDecimal } from './solana-pay.js';
 
 /** What a wallet needs to pay an invoice: everything the QR code carries. */
 export interface PaymentTarget {
@@ -10,6 +11,8 @@ export interface PaymentTarget {
   pay_address: string;
   /** The amount still due. */
   amount: Money;
+  /** Solana (contract §24): the invoice's Solana Pay reference, and what the wallet shows. */
+  solana?: { reference: string; label?: string | undefined; message?: string | undefined } | undefined;
 }
 
 /**
@@ -23,6 +26,8 @@ export interface PaymentTarget {
  * - a TRON network: the bare `T…` address (contract §14). TRON has no payment-URI standard that its
  *   wallets share (every TRON wallet reads a bare address), so the page states the
  *   amount and token in words instead (see carriesAmount).
+ * - a Solana network: a Solana Pay transfer request (solana-pay.ts) with the invoice's reference,
+ *   which Phantom, Solflare and Backpack open with token, recipient and amount filled in.
  * - anything else: the bare address, which every wallet reads.
  */
 export function paymentRequest(target: PaymentTarget, networks: NetworkRegistry): string {
@@ -32,6 +37,17 @@ export function paymentRequest(target: PaymentTarget, networks: NetworkRegistry)
   }
   const chain = networks.get(target.network);
   const token = networks.token(target.network, target.currency as Currency);
+  if (chain?.family === 'solana' && token && target.solana) {
+    return transferRequestUrl({
+      recipient: target.pay_address,
+      // Rounded up to the mint's decimals, as on EVM: never less than is due.
+      amount: trimDecimal(formatUnits(target.amount, token.decimals)),
+      splToken: token.address,
+      reference: target.solana.reference,
+      label: target.solana.label,
+      message: target.solana.message,
+    });
+  }
   if (!chain || !token || chain.family !== 'evm') return target.pay_address;
   return tokenTransferUri({
     token: token.address as Address,
@@ -44,7 +60,8 @@ export function paymentRequest(target: PaymentTarget, networks: NetworkRegistry)
 
 /** Whether the payment request fills in the amount and token, or the payer must type them (the bare address). */
 export function carriesAmount(network: string, networks: NetworkRegistry): boolean {
-  return network === SANDBOX || networks.get(network)?.family === 'evm';
+  const family = networks.get(network)?.family;
+  return network === SANDBOX || family === 'evm' || family === 'solana';
 }
 
 /**
@@ -57,7 +74,8 @@ export function carriesAmount(network: string, networks: NetworkRegistry): boole
 export function walletLink(target: PaymentTarget, networks: NetworkRegistry): string | undefined {
   if (target.network === SANDBOX) return paymentRequest(target, networks);
   const family = networks.get(target.network)?.family;
-  if (family === 'evm') return paymentRequest(target, networks);
+  // The transfer request is the wallet link too: Solana wallets register the `solana:` scheme.
+  if (family === 'evm' || family === 'solana') return paymentRequest(target, networks);
   if (family === 'tron') return `tron:${target.pay_address}`;
   return undefined;
 }

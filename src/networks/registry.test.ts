@@ -26,7 +26,7 @@ function problem(env: Record<string, string>): string {
 describe('built-in networks', () => {
   const registry = loadNetworks({});
 
-  test('are the twelve mainnets and testnets, with unique names and chain ids', () => {
+  test('are the fourteen mainnets and testnets, with unique names and chain ids (none on Solana)', () => {
     expect(registry.all().map((n) => [n.name, n.chainId, n.testnet])).toEqual([
       ['ethereum', 1, false],
       ['polygon', 137, false],
@@ -40,11 +40,14 @@ describe('built-in networks', () => {
       ['base-sepolia', 84532, true],
       ['tron', 0x2b6653dc, false],
       ['tron-nile', 0xcd8690dc, true],
+      ['solana', 0, false],
+      ['solana-devnet', 0, true],
     ]);
   });
 
   test('each has sane settings and tokens at EIP-55 checksummed addresses', () => {
-    for (const n of registry.all()) {
+    // Solana's (mints, no blocks to count): solana-registry.test.ts.
+    for (const n of registry.all().filter((n) => n.family !== 'solana')) {
       expect(n.name).toMatch(/^[a-z0-9-]{1,32}$/);
       expect(n.label.length).toBeGreaterThan(0);
       expect(n.confirmations).toBeGreaterThanOrEqual(1);
@@ -77,7 +80,7 @@ describe('built-in networks', () => {
     expect(registry.token('base', 'USDT')).toBeUndefined();
     const withUsdc = registry.all().filter((n) => registry.token(n.name, 'USDC'));
     expect(withUsdc.map((n) => n.name)).not.toContain('bsc-testnet');
-    expect(withUsdc).toHaveLength(9);
+    expect(withUsdc).toHaveLength(11);
     expect(registry.token('nowhere', 'USDC')).toBeUndefined();
     expect(registry.token('ethereum', 'toString' as 'USDC')).toBeUndefined();
   });
@@ -156,7 +159,7 @@ describe('PAYDESK_NETWORKS', () => {
     expect(polygon.tokens).toEqual(loadNetworks({}).get('polygon')?.tokens);
     expect(registry.get('bsc-testnet')?.label).toBe('BSC test');
     expect(registry.token('bsc-testnet', 'USDT')).toEqual({ address: own, decimals: 18 });
-    expect(registry.all()).toHaveLength(12);
+    expect(registry.all()).toHaveLength(14);
   });
 
   test("carries a token's EIP-3009 domain, keeps a built-in's only with its own contract, and refuses one on TRON", () => {
@@ -181,8 +184,8 @@ describe('PAYDESK_NETWORKS', () => {
   });
 
   test('unset or blank adds nothing', () => {
-    expect(loadNetworks({ PAYDESK_NETWORKS: '' }).all()).toHaveLength(12);
-    expect(loadNetworks({ PAYDESK_NETWORKS: ' [] ' }).all()).toHaveLength(12);
+    expect(loadNetworks({ PAYDESK_NETWORKS: '' }).all()).toHaveLength(14);
+    expect(loadNetworks({ PAYDESK_NETWORKS: ' [] ' }).all()).toHaveLength(14);
   });
 
   test('bad JSON, or JSON that is not an array, says so', () => {

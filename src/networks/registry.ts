@@ -14,8 +14,8 @@ import { strayRpcVariables, withRpc } from './rpc-settings.js';
 export class NetworkConfigError extends Error {}
 
 const ADDRESS = Type.String({
-  pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$',
-  description: '0x and 40 hex digits, or a TRON address T…',
+  pattern: '^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$',
+  description: '0x and 40 hex digits, a TRON address T…, or a Solana mint (base58)',
 });
 const Eip3009Schema = Type.Object(
   {
@@ -26,7 +26,9 @@ const Eip3009Schema = Type.Object(
 );
 const TokenSchema = Type.Object(
   {
-    address: ADDRESS,
+    address: Type.Optional(ADDRESS),
+    /** A Solana token is written by its mint (contract §24); `address` is taken too. */
+    mint: Type.Optional(ADDRESS),
     decimals: Type.Integer({ minimum: 0, maximum: 36 }),
     eip3009: Type.Optional(Eip3009Schema),
   },
@@ -76,6 +78,7 @@ export function loadNetworks(env: Record<string, string | undefined>): NetworkRe
   });
   const seenChains = new Map<number, string>();
   for (const n of settings.values()) {
+    if (n.family === 'solana') continue; // no chain id to share
     const other = seenChains.get(n.chainId);
     if (other) problems.push(`networks "${other}" and "${n.name}" share chainId ${n.chainId}`);
     seenChains.set(n.chainId, n.name);
@@ -127,8 +130,12 @@ function applyEntry(
     problems.push(`${at}: family of built-in network "${raw.name}" is ${base.family} and cannot change`);
   }
   const family = FAMILY[raw.family ?? base?.family ?? 'evm'];
-  for (const [currency, token] of Object.entries(raw.tokens ?? {})) {
-    if (!family.isAddress(token.address)) {
+  for (const [currency, given] of Object.entries(raw.tokens ?? {})) {
+    const token = { ...given, address: tokenAddress(given) };
+    if (token.address === undefined) {
+      const which = family.name === 'solana' ? 'mint' : 'address';
+      problems.push(`${at}: tokens.${currency} needs its ${which}`);
+    } else if (!family.isAddress(token.address)) {
       problems.push(`${at}: tokens.${currency}.address ${family.addressProblem}`);
     }
     // EIP-3009 is an EVM token's (contract §23): signed transfers need EIP-712 and an EVM chain id.
@@ -136,24 +143,32 @@ function applyEntry(
       problems.push(`${at}: tokens.${currency}.eip3009 is only for tokens of EVM networks`);
     }
   }
+  if (family.name === 'solana' && raw.chainId !== undefined) {
+    problems.push(`${at}: a Solana network has no chainId`);
+  }
   if (base && raw.chainId !== undefined && raw.chainId !== base.chainId) {
     problems.push(`${at}: chainId of built-in network "${raw.name}" is ${base.chainId} and cannot change`);
   }
   if (!base) {
-    const missing = (['chainId', 'testnet', 'confirmations', 'tokens'] as const).filter(
-      (f) => raw[f] === undefined,
-    );
+    // A Solana network counts no blocks (finalized is final) and has no chain id.
+    const needed = family.name === 'solana' ? SOLANA_NEEDS : NEEDS;
+    const missing = needed.filter((f) => raw[f] === undefined);
     if (missing.length > 0) problems.push(`${at}: a new network needs ${missing.join(', ')}`);
   }
   return problems.length === before ? merge(base, raw) : undefined;
 }
+
+const NEEDS = ['chainId', 'testnet', 'confirmations', 'tokens'] as const;
+const SOLANA_NEEDS = ['testnet', 'tokens'] as const;
+
+const tokenAddress = (t: { address?: string; mint?: string }) => t.mint ?? t.address;
 
 function merge(base: NetworkSettings | undefined, entry: Entry): NetworkSettings {
   const family = FAMILY[entry.family ?? base?.family ?? 'evm'];
   const tokens = { ...base?.tokens };
   for (const [currency, token] of Object.entries(entry.tokens ?? {})) {
     // Written the one way the family shows it (EIP-55 on EVM), whatever case the operator used.
-    const address = family.address(family.accountId(token.address));
+    const address = family.address(family.accountId(tokenAddress(token) as string));
     // The built-in domain stays only with the built-in contract: another contract signs under its own.
     const before = base?.tokens[currency as Currency];
     const eip3009 = token.eip3009 ?? (before?.address === address ? before.eip3009 : undefined);
@@ -165,7 +180,7 @@ function merge(base: NetworkSettings | undefined, entry: Entry): NetworkSettings
     family: family.name,
     chainId: entry.chainId ?? base?.chainId ?? 0,
     testnet: entry.testnet ?? base?.testnet ?? false,
-    confirmations: entry.confirmations ?? base?.confirmations ?? 0,
+    confirmations: entry.confirmations ?? base?.confirmations ?? (family.name === 'solana' ? 1 : 0),
     pollIntervalMs: entry.pollIntervalMs ?? base?.pollIntervalMs ?? NEW_NETWORK_DEFAULTS.pollIntervalMs,
     maxBlockRange: entry.maxBlockRange ?? base?.maxBlockRange ?? NEW_NETWORK_DEFAULTS.maxBlockRange,
     explorer: entry.explorer ?? base?.explorer,
@@ -201,7 +216,9 @@ function registry(networks: Network[]): NetworkRegistry {
     label: (name: string) => (name === SANDBOX ? 'Sandbox' : (byName.get(name)?.label ?? name)),
     transactionUrl: (network: string, txHash: string) => {
       const explorer = byName.get(network)?.explorer;
-      return explorer === undefined ? undefined : `${explorer}${encodeURIComponent(txHash)}`;
+      if (explorer === undefined) return undefined;
+      const tx = encodeURIComponent(txHash);
+      return explorer.includes('{tx}') ? explorer.replace('{tx}', tx) : `${explorer}${tx}`;
     },
   });
 }

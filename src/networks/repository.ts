@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { FamilyName } from './family.js';
+import type { XpubFamily } from './family.js';
 
 /**
  * Takes the next child index of each of the project's xpubs the invoice needs (one per family),
@@ -9,8 +9,8 @@ import type { FamilyName } from './family.js';
  * create is simply skipped). The keys are read in the same statement, so an index always belongs to
  * the key the address is derived from.
  */
-export async function takeAddressIndexes(db: Kysely<Database>, projectId: string, families: FamilyName[]) {
-  const { rows } = await sql<{ family: FamilyName; xpub: string; index: string }>`
+export async function takeAddressIndexes(db: Kysely<Database>, projectId: string, families: XpubFamily[]) {
+  const { rows } = await sql<{ family: XpubFamily; xpub: string; index: string }>`
     with keys as (
       select k.family, k.xpub
       from projects p cross join lateral (values ('evm', p.evm_xpub), ('tron', p.tron_xpub)) as k(family, xpub)

@@ -26,6 +26,12 @@ export function withRpc(
     problems.push(`${variable} must be an http, https, ws or wss URL`);
   }
   if (n.family === 'tron' && url) problems.push(...tronRpcProblems(variable, url));
+  // The Solana watcher polls over HTTP POST; a ws:// endpoint serves only subscriptions.
+  if (n.family === 'solana' && url && !url.protocol.startsWith('http')) {
+    problems.push(
+      `${variable}: Paydesk reads Solana's JSON-RPC over http(s) (the ws endpoint serves subscriptions only)`,
+    );
+  }
   return { ...n, rpcUrl: value, rpcHeaders: url ? headersFor(n, url, env) : undefined };
 }
 

@@ -88,7 +88,7 @@ describe('PAYDESK_NETWORKS with TRON', () => {
       /tokens\.USDT\.address must be a TRON address/,
     ],
     [{ ...LOCAL_TRON, family: 'evm' }, /tokens\.USDT\.address fails its EIP-55 checksum/],
-    [{ ...LOCAL_TRON, family: 'solana' }, /\("localtron"\): family: /],
+    [{ ...LOCAL_TRON, family: 'bitcoin' }, /\("localtron"\): family: /],
     [{ name: 'tron', family: 'evm' }, /family of built-in network "tron" is tron and cannot change/],
   ])('refuses %j, naming the field', (entry, expected) => {
     expect(problem({ PAYDESK_NETWORKS: JSON.stringify([entry]) })).toMatch(expected);

@@ -93,6 +93,7 @@ export async function chargeTill(db: Kysely<Database>, till: TillRow, cart: Cart
     tolerancePercent: project.underpayment_tolerance_percent,
     invoiceTtlSeconds: project.invoice_ttl_seconds,
     payoutAddress: project.payout_address,
+    solanaAddress: project.solana_address,
     hasEvmXpub: project.evm_xpub !== null,
     confirm: async () => {
       throw ApiError.notFound('This till does not exist or is disabled');

@@ -51,6 +51,7 @@ export function findSellingProject(db: Db, projectId: string) {
       'p.underpayment_tolerance_percent',
       'p.invoice_ttl_seconds',
       'p.payout_address',
+      'p.solana_address',
       'p.evm_xpub',
     ])
     .where('p.id', '=', projectId)

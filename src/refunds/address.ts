@@ -1,8 +1,9 @@
 import { checksumAddress } from '../networks/evm-address.js';
+import { walletAddressProblem } from '../networks/solana-address.js';
 import { TronAddressError, tronAccountId } from '../networks/tron-address.js';
 
 /** How a refund address is written on a method's network: an EVM family, TRON, or the sandbox (EVM-like). */
-export type AddressFamily = 'evm' | 'tron' | 'sandbox';
+export type AddressFamily = 'evm' | 'tron' | 'solana' | 'sandbox';
 
 export type AddressCheck = { ok: true; address: string } | { ok: false; rule: string; message: string };
 
@@ -16,6 +17,16 @@ const HEX = /^0x[0-9a-fA-F]{40}$/;
  */
 export function checkRefundAddress(family: AddressFamily, typed: string): AddressCheck {
   const text = typed.trim();
+  if (family === 'solana') {
+    // The refund is paid into the owner's token account: the owner must be a wallet (on the curve).
+    const problem = walletAddressProblem(text);
+    if (!problem) return { ok: true, address: text };
+    return {
+      ok: false,
+      rule: problem.rule === 'format' ? 'solana_address' : problem.rule,
+      message: problem.message.replace(/^solana_address/, 'address'),
+    };
+  }
   if (family === 'tron') {
     try {
       tronAccountId(text);

@@ -103,3 +103,30 @@ export async function readyCounts(db: Db, projectId: string) {
     .execute();
   return rows.map((r) => ({ network: r.network ?? '', count: Number(r.count) }));
 }
+
+/**
+ * Where ready refunds on a network go, and since when each waits (a Solana watcher follows the token
+ * account of each address for the refund's token: contract §24).
+ */
+export async function readyRecipients(db: Db, network: string) {
+  const rows = await db
+    .selectFrom('refunds')
+    .select(['address', 'token', (eb) => eb.fn.min('ready_at').as('since')])
+    .where('network', '=', network)
+    .where('status', '=', 'ready')
+    .groupBy(['address', 'token'])
+    .execute();
+  return rows as Array<{ address: string; token: string; since: Date }>;
+}
+
+/** Whether refunds on the network wait for their transfer to become final. */
+export async function anySent(db: Db, network: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('refunds')
+    .select('id')
+    .where('network', '=', network)
+    .where('status', '=', 'sent')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

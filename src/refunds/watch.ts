@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { owedUnits } from './amounts.js';
+import { anySent, readyRecipients } from './browse.repository.js';
 import { type ChangeContext, changeRefunds, each, type LockedRefund, type Plan } from './change.js';
 import { type DueRefund, matchTransfers } from './match.js';
 
@@ -93,4 +94,14 @@ export async function forgetRefundsAbove(
   now: Date,
 ): Promise<void> {
   await changeRefunds(tx, { kind: 'sent_above', network, block }, each({ kind: 'dropped' }), { now });
+}
+
+/** The addresses ready refunds on the network wait a transfer to, per token (a Solana watcher's accounts). */
+export function refundRecipients(db: Kysely<Database>, network: string) {
+  return readyRecipients(db, network);
+}
+
+/** Whether refunds on the network are sent and not yet final (a Solana watcher then asks for the finalized slot). */
+export function refundsSent(db: Kysely<Database>, network: string) {
+  return anySent(db, network);
 }

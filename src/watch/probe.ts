@@ -56,7 +56,8 @@ export function startNodeProbe(
   // A read-only check repeated on a timer: nothing is lost if a restart forgets it (it asks again).
   const check = async (n: Network): Promise<void> => {
     try {
-      await rpcCall(n, 'eth_blockNumber', []);
+      // Solana's JSON-RPC has its own methods: getSlot is its cheapest.
+      await rpcCall(n, n.family === 'solana' ? 'getSlot' : 'eth_blockNumber', []);
       if (!answered.has(n.name)) log.info({ network: n.name }, 'node answered: network watched');
       answered.add(n.name);
       failures.delete(n.name);

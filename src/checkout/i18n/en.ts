@@ -125,6 +125,10 @@ export const en = {
     'This address is all in one case, so it carries no EIP-55 checksum (the mixed case that catches a mistyped character). Paste it exactly as your wallet shows it. If it is exactly your address, its checksummed form is {{address}}: check it against your wallet.',
   'refund.error.checksum':
     'This address fails its checksum: a character is wrong. Copy it again from your wallet.',
+  'refund.error.solana':
+    'Enter a Solana wallet address: 32 to 44 letters and digits, exactly as your wallet shows it.',
+  'refund.error.solanaOffCurve':
+    "This is a token account, not a wallet (it is off the curve): enter your wallet's own address, as your wallet shows it.",
   'refund.error.tron': 'Enter a TRON address: T followed by 33 characters, exactly as your wallet shows it.',
   'refund.ready.heading': 'Refund requested',
   'refund.ready.text':

@@ -126,6 +126,10 @@ export const es: Messages = {
     'Esta dirección está toda en minúsculas o mayúsculas, así que no lleva la suma de verificación EIP-55 (la mezcla de mayúsculas y minúsculas que detecta un carácter mal escrito). Pégala tal como la muestra tu billetera. Si es exactamente tu dirección, su forma con suma de verificación es {{address}}: compárala con tu billetera.',
   'refund.error.checksum':
     'La suma de verificación de esta dirección no cuadra: hay un carácter erróneo. Cópiala de nuevo de tu billetera.',
+  'refund.error.solana':
+    'Introduce una dirección de billetera de Solana: de 32 a 44 letras y cifras, tal como la muestra tu billetera.',
+  'refund.error.solanaOffCurve':
+    'Es una cuenta de tokens, no una billetera (está fuera de la curva): introduce la dirección de tu propia billetera, tal como la muestra.',
   'refund.error.tron':
     'Introduce una dirección de TRON: T seguida de 33 caracteres, tal como la muestra tu billetera.',
   'refund.ready.heading': 'Reembolso solicitado',

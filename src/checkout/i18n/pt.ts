@@ -125,6 +125,10 @@ export const pt: Messages = {
     'Este endereço está todo em minúsculas ou maiúsculas, por isso não tem a soma de verificação EIP-55 (a mistura de maiúsculas e minúsculas que deteta um carácter errado). Cole-o exatamente como a carteira o mostra. Se for exatamente o seu endereço, a forma com soma de verificação é {{address}}: compare-a com a carteira.',
   'refund.error.checksum':
     'A soma de verificação deste endereço não confere: há um caractere errado. Copie-o de novo da carteira.',
+  'refund.error.solana':
+    'Informe um endereço de carteira Solana: de 32 a 44 letras e algarismos, exatamente como a carteira o mostra.',
+  'refund.error.solanaOffCurve':
+    'Esta é uma conta de token, não uma carteira (está fora da curva): informe o endereço da sua própria carteira, como ela o mostra.',
   'refund.error.tron':
     'Informe um endereço TRON: T seguido de 33 caracteres, exatamente como a carteira o mostra.',
   'refund.ready.heading': 'Reembolso solicitado',

@@ -124,6 +124,10 @@ export const tr: Messages = {
     'Bu adresin tamamı aynı harf büyüklüğünde, bu yüzden EIP-55 sağlama toplamı (yanlış yazılmış bir karakteri yakalayan büyük-küçük harf karışımı) yok. Cüzdanınızın gösterdiği gibi yapıştırın. Tam olarak sizin adresinizse, sağlama toplamlı biçimi {{address}}: cüzdanınızla karşılaştırın.',
   'refund.error.checksum':
     'Bu adresin sağlama toplamı tutmuyor: bir karakter yanlış. Cüzdanınızdan yeniden kopyalayın.',
+  'refund.error.solana':
+    'Bir Solana cüzdan adresi girin: 32 ile 44 arası harf ve rakam, cüzdanınızın gösterdiği gibi.',
+  'refund.error.solanaOffCurve':
+    'Bu bir token hesabı, cüzdan değil (eğrinin dışında): cüzdanınızın kendi adresini, gösterdiği gibi girin.',
   'refund.error.tron': 'Bir TRON adresi girin: T ve ardından 33 karakter, cüzdanınızın gösterdiği gibi.',
   'refund.ready.heading': 'İade talep edildi',
   'refund.ready.text':

@@ -111,6 +111,9 @@ export const zh: Messages = {
   'refund.error.checksumMissing':
     '此地址全部为同一大小写，因此没有 EIP-55 校验（用大小写混合来发现输错的字符）。请按钱包显示的原样粘贴。如果这正是您的地址，其带校验的写法是 {{address}}：请与钱包核对。',
   'refund.error.checksum': '此地址校验失败：有字符错误。请从钱包重新复制。',
+  'refund.error.solana': '请输入 Solana 钱包地址：32 到 44 个字母和数字，与钱包显示的完全一致。',
+  'refund.error.solanaOffCurve':
+    '这是代币账户而不是钱包（不在曲线上）：请输入您钱包本身的地址，与钱包显示的一致。',
   'refund.error.tron': '请输入 TRON 地址：T 后跟 33 个字符，与钱包显示的完全一致。',
   'refund.ready.heading': '已申请退款',
   'refund.ready.text': '{{merchant}} 将把 {{amount}} 发送到您的地址。稍后刷新此页面即可查看是否到账。',

@@ -1,5 +1,5 @@
 import type { Catalog } from '../../merchants/service.js';
-import type { FamilyName } from '../../networks/family.js';
+import type { FamilyName, XpubFamily } from '../../networks/family.js';
 import { isTestNetwork } from '../../networks/livemode.js';
 import { methodKey, methodLabel, networkMethods, type PaymentMethod } from '../../networks/methods.js';
 import { INVOICE_CURRENCIES, type NetworkRegistry, SANDBOX } from '../../networks/network.js';
@@ -15,6 +15,7 @@ export interface PaymentForm {
   evm_xpub: string;
   tron_xpub: string;
   payout_address: string;
+  solana_address: string;
 }
 
 /** A checkbox of the Settings form: one `{network, currency}` pair the registry knows. */
@@ -26,7 +27,7 @@ interface MethodOption {
 
 /** A family's xpub field: its label, its key path, and the network its preview derives on. */
 export interface KeyField {
-  family: FamilyName;
+  family: XpubFamily;
   label: string;
   path: string;
   previewNetwork: string;
@@ -134,7 +135,15 @@ export function paymentFields(
 <p class="hint" id="tolerance-hint">An invoice counts as paid when this much of it or less is missing (wallets and exchanges sometimes take a fee): 0 to 50, up to two decimals. Empty means 0.</p></div>
 ${keyFields(networks).map((k) => keyField(k, form[`${k.family}_xpub`], previews[k.family]))}
 <div class="field"><label for="payout-address">Payout address</label><input id="payout-address" name="payout_address" type="text" maxlength="42" spellcheck="false" autocomplete="off" value="${form.payout_address}" aria-describedby="payout-hint">
-<p class="hint" id="payout-hint">Optional. An EVM address of yours (an account or a Safe), exactly as your wallet shows it. When set, EVM payments arrive at forwarders that can only ever send to it, and Paydesk collects them in one transaction per up to 100 payments, without holding any key to your funds. Empty: EVM payments go straight to the EVM xpub's addresses.</p></div>`;
+<p class="hint" id="payout-hint">Optional. An EVM address of yours (an account or a Safe), exactly as your wallet shows it. When set, EVM payments arrive at forwarders that can only ever send to it, and Paydesk collects them in one transaction per up to 100 payments, without holding any key to your funds. Empty: EVM payments go straight to the EVM xpub's addresses.</p></div>${
+    networks.all().some((n) => n.family === 'solana') ? solanaField(form.solana_address) : ''
+  }`;
+}
+
+/** Contract §24: the wallet whose token accounts receive Solana payments (one rule, networks/methods.ts). */
+function solanaField(value: string): Html {
+  return html`<div class="field"><label for="solana-address">Solana wallet address</label><input id="solana-address" name="solana_address" type="text" maxlength="64" spellcheck="false" autocomplete="off" value="${value}" aria-describedby="solana-hint">
+<p class="hint" id="solana-hint">Needed when a Solana method is ticked: your wallet's own address (base58, as Phantom or Solflare shows it), not a token account. USDC and USDT paid on Solana go straight into its token accounts; Paydesk never holds a key.</p></div>`;
 }
 
 function keyField(k: KeyField, value: string, preview: AddressPreview | undefined): Html {
