@@ -95,6 +95,7 @@ describe('projects', () => {
       evm_xpub: null,
       tron_xpub: null,
       payout_address: null,
+      solana_address: null,
       underpayment_tolerance_percent: 0,
       invoice_ttl_seconds: 3600,
       created_at: expect.stringMatching(TIMESTAMP),

@@ -231,6 +231,8 @@ export interface GetMeResponse {
       tron_xpub: string | null;
       /** Where EVM deposits are collected to; set, EVM deposit addresses are forwarders */
       payout_address: string | null;
+      /** The merchant's Solana wallet: its token accounts receive Solana payments */
+      solana_address: string | null;
       underpayment_tolerance_percent: number;
       invoice_ttl_seconds: number;
       /** RFC 3339, UTC, milliseconds */
