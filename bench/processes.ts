@@ -28,9 +28,15 @@ export async function startChild(options: {
   port: number;
   healthPath: string;
   logPath: string;
+  /** Where the child runs (its relative paths: `dist/main.js`); this process's own by default. */
+  cwd?: string | undefined;
 }): Promise<Child> {
   const log = openSync(options.logPath, 'w');
-  const proc = spawn(process.execPath, options.args, { env: options.env, stdio: ['ignore', log, log] });
+  const proc = spawn(process.execPath, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   const child = {
     name: options.name,

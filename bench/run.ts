@@ -15,6 +15,12 @@ import { adminAuth, newMerchant, post, startFloor, startPaydesk } from './server
  * (bench/floor.ts), under autocannon. See bench/README.md for what it measures and how to read it.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * The Paydesk under test: this checkout, or BENCH_PAYDESK_ROOT, another checkout (an older commit's
+ * worktree with its own node_modules), built and served there against this checkout's fixed floor:
+ * how the per-commit table in bench/README.md is measured, every commit in one run of one harness.
+ */
+const PAYDESK_ROOT = process.env.BENCH_PAYDESK_ROOT ? path.resolve(process.env.BENCH_PAYDESK_ROOT) : ROOT;
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const SMALL_LIST = 1_000;
 
@@ -298,7 +304,7 @@ async function runBackend(backend: Backend): Promise<BackendResults> {
   if (backend === 'postgres') await database.recreate();
   try {
     const { child: paydesk, runtime } = await startPaydesk({
-      root: ROOT,
+      root: PAYDESK_ROOT,
       results: RESULTS,
       databaseUrl: urls.paydesk,
       profile: Boolean(process.env.BENCH_CPU_PROF),

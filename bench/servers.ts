@@ -44,6 +44,7 @@ export async function startPaydesk(options: {
   const child = await startChild({
     name: 'paydesk',
     args,
+    cwd: options.root,
     port,
     healthPath: '/v1/health',
     logPath: path.join(options.results, 'paydesk.log'),
