@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { ensureEventCursor, moveCursor, nextEvents } from '../events/cursor.js';
 
 type Db = Kysely<Database>;
 
@@ -25,18 +26,7 @@ export async function mailFanOutRound(
   input: { limit: number; since: Date; now: Date },
 ): Promise<{ events: number; mails: number } | undefined> {
   const result = await sql<{ locked: number; events: number; mails: number }>`
-    with cursor as (
-      select xid, seq from mail_fan_out for update skip locked
-    ),
-    ev as (
-      select e.id, e.project_id, e.invoice_id, e.type, e.seq, e.xid, e.created_at
-      from events e, cursor c
-      where e.xid is not null
-        and (e.xid, e.seq) > (c.xid, c.seq)
-        and e.xid < pg_snapshot_xmin(pg_current_snapshot())
-      order by e.xid, e.seq
-      limit ${input.limit}
-    ),
+    with ${nextEvents('mail_fan_out', input.limit)},
     wanted as (
       select ev.*, i.payer_email, i.payer_language, p.account_id
       from ev
@@ -64,12 +54,7 @@ export async function mailFanOutRound(
       on conflict (kind, subject_id, recipient) do nothing
       returning 1
     ),
-    last as (
-      select xid, seq from ev order by xid desc, seq desc limit 1
-    ),
-    moved as (
-      update mail_fan_out f set xid = last.xid, seq = last.seq from last returning 1
-    )
+    ${moveCursor('mail_fan_out')}
     select (select count(*) from cursor)::int as locked,
            (select count(*) from ev)::int as events,
            (select count(*) from queued)::int as mails,
@@ -78,12 +63,7 @@ export async function mailFanOutRound(
   return row && row.locked > 0 ? { events: row.events, mails: row.mails } : undefined;
 }
 
-/**
- * The cursor's row when it is gone (only the tests remove it, emptying every table between files):
- * made at the start, as the webhook fan-out's is.
- */
-export async function ensureMailCursor(db: Db): Promise<boolean> {
-  const made = await sql`insert into mail_fan_out (xid, seq) values ('0', 0) on conflict do nothing
-    returning 1`.execute(db);
-  return made.rows.length > 0;
+/** The mail cursor's row when it is gone (src/events/cursor.ts), made at the start as the webhook fan-out's is. */
+export function ensureMailCursor(db: Db): Promise<boolean> {
+  return ensureEventCursor(db, 'mail_fan_out');
 }

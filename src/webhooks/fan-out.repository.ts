@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { TEST_EVENT_TYPE } from '../events/catalogue.js';
+import { ensureEventCursor, moveCursor, nextEvents } from '../events/cursor.js';
 
 type Db = Kysely<Database>;
 
@@ -8,12 +9,8 @@ type Db = Kysely<Database>;
  * One round of the fan-out, as one statement, so that it costs what the old trigger's join did and
  * nothing per event that no endpoint wants.
  *
- * Which events: the next ones after the cursor, in the order of their writing transaction's id and
- * their sequence number, and only from transactions older than every transaction still running
- * (pg_snapshot_xmin): no event can later appear behind the cursor, whatever order transactions commit
- * in (a transactional outbox read by transaction id). The cursor row is locked (SKIP LOCKED): one
- * instance fans out at a time, the others skip the round; it moves in the same statement as the
- * deliveries are written, so nothing is handed out twice or lost.
+ * Which events: the next committed ones after the webhook cursor, read as src/events/cursor.ts says
+ * (one instance at a time; the cursor moves in the same statement as the deliveries are written).
  *
  * The rule, which endpoints receive an event (the `on` of the join below):
  *   - an endpoint of the event's own project,
@@ -29,18 +26,7 @@ export async function fanOutRound(
   limit: number,
 ): Promise<{ events: number; deliveries: number } | undefined> {
   const result = await sql<{ locked: number; events: number; deliveries: number }>`
-    with cursor as (
-      select xid, seq from webhook_fan_out for update skip locked
-    ),
-    ev as (
-      select e.id, e.project_id, e.type, e.seq, e.xid, e.created_at
-      from events e, cursor c
-      where e.xid is not null
-        and (e.xid, e.seq) > (c.xid, c.seq)
-        and e.xid < pg_snapshot_xmin(pg_current_snapshot())
-      order by e.xid, e.seq
-      limit ${limit}
-    ),
+    with ${nextEvents('webhook_fan_out', limit)},
     delivered as (
       insert into webhook_deliveries (event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
       select ev.id, w.id, 'pending', ev.created_at, ev.created_at, ev.created_at
@@ -54,12 +40,7 @@ export async function fanOutRound(
       where ev.type <> ${TEST_EVENT_TYPE}
       returning 1
     ),
-    last as (
-      select xid, seq from ev order by xid desc, seq desc limit 1
-    ),
-    moved as (
-      update webhook_fan_out f set xid = last.xid, seq = last.seq from last returning 1
-    )
+    ${moveCursor('webhook_fan_out')}
     select (select count(*) from cursor)::int as locked,
            (select count(*) from ev)::int as events,
            (select count(*) from delivered)::int as deliveries,
@@ -68,14 +49,9 @@ export async function fanOutRound(
   return row && row.locked > 0 ? { events: row.events, deliveries: row.deliveries } : undefined;
 }
 
-/**
- * The cursor's row, when it is gone. Only the tests remove it (they empty every table, events
- * included, between files); the fan-out then starts from the beginning.
- */
-export async function ensureCursor(db: Db): Promise<boolean> {
-  const made = await sql`insert into webhook_fan_out (xid, seq) values ('0', 0) on conflict do nothing
-    returning 1`.execute(db);
-  return made.rows.length > 0;
+/** The cursor's row, when it is gone (src/events/cursor.ts). */
+export function ensureCursor(db: Db): Promise<boolean> {
+  return ensureEventCursor(db, 'webhook_fan_out');
 }
 
 /** Where the events sequence stands: a new endpoint receives the events written after this. */

@@ -10,6 +10,7 @@ import {
 } from '../../test/app.js';
 import { fanOutUntil } from '../../test/webhooks.js';
 import { TEST_EVENT_TYPE } from '../events/catalogue.js';
+import { nextEvents } from '../events/cursor.js';
 import { fanOut } from './fan-out.js';
 
 /** The fan-out rule (which endpoints receive an event), through the real database. */
@@ -96,5 +97,31 @@ describe('fanOut, on the database', () => {
     await fanOutUntil(t.database.db, async () => (await deliveriesOf(hooks)).length >= 30, 7);
     await Promise.all([1, 2, 3].map(() => fanOut(t.database.db, 7)));
     expect(await deliveriesOf(hooks)).toHaveLength(30);
+  });
+
+  // Issue 37: the cursor bounds the index scan. Before, it was a join filter, and every round walked
+  // the events index from the first event ever written: a round's cost grew with the table.
+  test('a round reads the events after its cursor, not the ones behind it', async () => {
+    const m = await createMerchant(t.app);
+    await sql`insert into events (id, project_id, invoice_id, type, body, created_at)
+      select 'evt_behind' || g, ${m.projectId}, null, 'invoice.created', '{}', now()
+      from generate_series(1, 2000) g`.execute(t.database.db);
+    await fanOutUntil(t.database.db, async () => (await fanOut(t.database.db)) === 0);
+    await sql`insert into events (id, project_id, invoice_id, type, body, created_at)
+      select 'evt_ahead' || g, ${m.projectId}, null, 'invoice.created', '{}', now()
+      from generate_series(1, 3) g`.execute(t.database.db);
+    const explained = await sql<{ 'QUERY PLAN': unknown }>`explain (analyze, format json)
+      with ${nextEvents('webhook_fan_out', 500)} select count(*) from ev`.execute(t.database.db);
+    const raw = explained.rows[0]?.['QUERY PLAN'];
+    const plan = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    // Every row the plan read from `events`, in every node that scans it.
+    const readFromEvents = (node: Record<string, unknown>): number =>
+      (node['Relation Name'] === 'events' ? Number(node['Actual Rows']) * Number(node['Actual Loops']) : 0) +
+      ((node.Plans as Array<Record<string, unknown>> | undefined) ?? []).reduce(
+        (n, p) => n + readFromEvents(p),
+        0,
+      );
+    expect(readFromEvents(plan[0].Plan)).toBeLessThanOrEqual(3);
+    await fanOutUntil(t.database.db, async () => (await fanOut(t.database.db)) === 0);
   });
 });
