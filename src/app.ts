@@ -221,14 +221,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   app.decorateRequest('principal', null as unknown as Principal);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that run on every request are callback-style (no promise per hook per request; issue 37).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Trace-Id', request.id);
+    done();
   });
   registerRequestLog(app);
   app.decorate('drain', registerDrain(app));
   rememberEarlyAnswers(app);
   // After authentication and rate limits (onRequest), before the schemas: text no column can hold.
-  app.addHook('preValidation', async (request) => guardInput(request));
+  app.addHook('preValidation', (request, _reply, done) => {
+    guardInput(request);
+    done();
+  });
   registerErrorHandler(app, validation);
   registerRouteFallbacks(app);
 

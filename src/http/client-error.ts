@@ -39,8 +39,9 @@ const answeredEarly = new WeakSet<Socket>();
 
 /** Remembers the requests answered from their headers alone (see `clientErrorHandler`). */
 export function rememberEarlyAnswers(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     if (!request.raw.complete) answeredEarly.add(request.raw.socket);
+    done();
   });
 }
 

@@ -28,20 +28,15 @@ export interface Drain {
 export function registerDrain(app: FastifyInstance): Drain {
   let draining = false;
   let lastArrival = 0;
-  app.addHook('onRequest', async (request, reply) => {
-    if (!draining) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!draining) return done();
     lastArrival = Date.now();
     reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
-    return sendError(
-      request,
-      reply,
-      503,
-      'INTERNAL_SERVER_ERROR',
-      'The server is shutting down; retry shortly',
-    );
+    sendError(request, reply, 503, 'INTERNAL_SERVER_ERROR', 'The server is shutting down; retry shortly');
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('Connection', 'close');
+    done(null, payload);
   });
   return {
     get draining() {

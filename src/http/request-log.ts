@@ -28,19 +28,24 @@ const LEVELS: Record<string, number> = {
  * trace_id comes from the request's logger (app.ts names the label). The URL is redacted as ever.
  */
 export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-    const level = request.routeOptions.config?.polled ? 'debug' : 'info';
-    // Below the configured level nothing is built: no object, no redaction, per request.
-    if ((LEVELS[request.log.level] ?? 0) > (LEVELS[level] as number)) return;
-    request.log[level](
-      {
-        method: request.method,
-        url: redactCapabilities(request.url),
-        status_code: reply.statusCode,
-        response_time_ms: Math.round(reply.elapsedTime * 10) / 10,
-        client_address: request.ip,
-      },
-      'request completed',
-    );
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    logRequest(request, reply);
+    done();
   });
+}
+
+function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+  const level = request.routeOptions.config?.polled ? 'debug' : 'info';
+  // Below the configured level nothing is built: no object, no redaction, per request.
+  if ((LEVELS[request.log.level] ?? 0) > (LEVELS[level] as number)) return;
+  request.log[level](
+    {
+      method: request.method,
+      url: redactCapabilities(request.url),
+      status_code: reply.statusCode,
+      response_time_ms: Math.round(reply.elapsedTime * 10) / 10,
+      client_address: request.ip,
+    },
+    'request completed',
+  );
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
@@ -62,7 +62,7 @@ export function requestFingerprint(input: {
     ...network,
     ...description,
   ]);
-  return createHash('sha256').update(canonical).digest('base64url');
+  return hash('sha256', canonical, 'base64url');
 }
 
 export async function purgeIdempotencyKeys(db: Kysely<Database>, now: Date): Promise<number> {

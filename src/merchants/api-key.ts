@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { randomBase62 } from '../ids.js';
 
 export const KEY_PREFIX = 'svc_secret_';
@@ -36,7 +36,8 @@ export function generateApiKey(): string {
  * thief (no pepper to lose, no slow hash needed: nobody can brute-force the preimage).
  */
 export function hashApiKey(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
+  // The one-shot hash: no Hash object per request (every authenticated request hashes its key).
+  return hash('sha256', key, 'buffer');
 }
 
 export function last4(key: string): string {

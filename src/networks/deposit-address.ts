@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { HDKey } from '@scure/bip32';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -49,7 +49,7 @@ export async function newDepositAddresses(
   const out: DepositAddresses = {};
   if (kinds.has('sandbox')) {
     out.sandbox = {
-      address: `0x${createHash('sha256').update(invoiceId).digest('hex').slice(0, 40)}`,
+      address: `0x${hash('sha256', invoiceId, 'hex').slice(0, 40)}`,
       index: null,
     };
   }
