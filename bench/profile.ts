@@ -17,6 +17,8 @@ import { newMerchant, startPaydesk } from './servers.js';
  * scenario's first request (start-up, the creates a get or a list reads) are left out.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Another checkout to profile (an older commit's worktree with its own node_modules), as in run.ts. */
+const PAYDESK_ROOT = process.env.BENCH_PAYDESK_ROOT ? path.resolve(process.env.BENCH_PAYDESK_ROOT) : ROOT;
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const PROFILES = path.join(RESULTS, 'profiles');
 const seconds = Number(process.env.BENCH_SECONDS || 10);
@@ -32,7 +34,7 @@ async function main() {
   rmSync(PROFILES, { recursive: true, force: true });
   await database.recreate();
   const { child } = await startPaydesk({
-    root: ROOT,
+    root: PAYDESK_ROOT,
     results: RESULTS,
     databaseUrl: database.url,
     profile: true,

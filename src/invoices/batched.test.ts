@@ -68,6 +68,44 @@ describe('concurrent creates are written in batches', () => {
     expect(events.map((e) => e.invoice_id).sort()).toEqual(bodies.map((b) => b.data.id).sort());
   });
 
+  // The events' bodies travel beside the rows, joined by U+001E (repository.ts): each must land on
+  // its own invoice's event, byte for byte, whatever its text holds (quotes, backslashes, escapes).
+  test('each invoice.created body lands on its own invoice, byte for byte, in a batch', async () => {
+    const m = await createMerchant(t.app);
+    const before = snapshot();
+    const tricky = [
+      '"quoted"',
+      'back\\slash',
+      '\\u001e not a separator',
+      'emoji 🧾',
+      'ünïcødé',
+      '{"json":1}',
+    ];
+    const res = await burst(24, (i) =>
+      createInvoice(t.app, m, {
+        amount: `${i + 1}.00`,
+        order_id: `sep-${i}`,
+        metadata: { note: tricky[i % tricky.length] as string, i: String(i) },
+      }),
+    );
+    expect(largestBatchSince(before)).toBeGreaterThan(1);
+    expect(res.map((r) => r.statusCode)).toEqual(Array(24).fill(201));
+    const stored = await t.database.db
+      .selectFrom('events')
+      .select(['invoice_id', 'body'])
+      .where('project_id', '=', m.projectId)
+      .where('type', '=', 'invoice.created')
+      .execute();
+    expect(stored).toHaveLength(24);
+    const byInvoice = new Map(stored.map((e) => [e.invoice_id, e.body]));
+    for (const r of res) {
+      const answer = r.json().data;
+      const body = byInvoice.get(answer.id) as string;
+      expect(JSON.parse(body).data.invoice).toEqual(answer);
+      expect(body).toContain(JSON.stringify(answer.metadata));
+    }
+  });
+
   test('one Idempotency-Key sent 20 times at once: one invoice, every answer 201 with it', async () => {
     const m = await createMerchant(t.app);
     const before = snapshot();
