@@ -79,6 +79,8 @@ export function withPayments<T extends { payments: PaymentRecord[]; refunds: Ref
 /**
  * One row of the create statement's input, as the JSON document it reads with jsonb_to_recordset. `n`
  * is the row's place in the batch (from 1): its event's body is that element of the bodies parameter.
+ * Times are written as ISO text here: a Date's toJSON takes JSON.stringify off its fast path for the
+ * whole document (about 5 µs a row measured).
  */
 function inputRow(n: Omit<NewInvoice, 'keyId'> & { keyId: string | null }, place: number) {
   const i = n.invoice;
@@ -97,9 +99,9 @@ function inputRow(n: Omit<NewInvoice, 'keyId'> & { keyId: string | null }, place
     metadata: i.metadata,
     redirect_url: i.redirect_url,
     cancel_url: i.cancel_url,
-    payment_expires_at: i.payment_expires_at,
-    due_at: i.due_at,
-    open_until: i.open_until,
+    payment_expires_at: i.payment_expires_at.toISOString(),
+    due_at: i.due_at?.toISOString() ?? null,
+    open_until: i.open_until?.toISOString() ?? null,
     pay_address: i.pay_address,
     evm_address: i.evm_address,
     evm_address_index: i.evm_address_index,
@@ -115,7 +117,7 @@ function inputRow(n: Omit<NewInvoice, 'keyId'> & { keyId: string | null }, place
     payer_email: i.payer_email,
     payer_language: i.payer_language,
     till_id: i.till_id,
-    created_at: i.created_at,
+    created_at: i.created_at.toISOString(),
     key_id: n.keyId,
     event_id: n.created.id,
     idempotency_key: n.claim?.key ?? null,
