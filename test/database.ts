@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type DatabaseHandle, embeddedHandle, openDatabase } from '../src/db/database.js';
+import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
+import { embeddedHandle } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
 import { randomBase62 } from '../src/ids.js';
 

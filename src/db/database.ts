@@ -1,42 +1,13 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import { type DatabaseBounds, DEFAULT_BOUNDS } from './bounds.js';
-import { type DirectoryLock, lockDirectory } from './directory-lock.js';
 import { postgresDialect } from './driver.js';
-import { type Notifier, pgliteNotifier, postgresNotifier } from './notifier.js';
+import { boundsByDb, type DatabaseHandle } from './handle.js';
+import { postgresNotifier } from './notifier.js';
 import type { Database } from './schema.js';
 import { typeParsers } from './type-parsers.js';
 
-export type DatabaseKind = 'pglite' | 'postgres';
-
-/**
- * The database behind one interface: Kysely over a `pg` pool, whose connections go either to a real
- * PostgreSQL server or to an embedded PGlite instance. Everything above this file runs the same SQL on both.
- */
-export interface DatabaseHandle {
-  readonly db: Kysely<Database>;
-  readonly kind: DatabaseKind;
-  /** True when this process created a brand-new embedded database (the demo seed keys off this). */
-  readonly isNewEmbedded: boolean;
-  readonly notifier: Notifier;
-  /** The bounds this handle enforces (undefined: none, as for migrations). */
-  readonly bounds: DatabaseBounds | undefined;
-  close(): Promise<void>;
-}
-
-const boundsByDb = new WeakMap<Kysely<Database>, DatabaseBounds>();
-
-/**
- * The bounds of the handle a Kysely instance belongs to, for code that waits on the database in ways of
- * its own (a group commit's queue); the defaults for an instance made elsewhere.
- */
-export function boundsOf(db: Kysely<Database>): DatabaseBounds {
-  return boundsByDb.get(db) ?? DEFAULT_BOUNDS;
-}
+export { boundsOf, type DatabaseHandle, type DatabaseKind } from './handle.js';
 
 export interface OpenOptions {
   poolMax?: number;
@@ -52,6 +23,7 @@ export interface OpenOptions {
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
   if (url.startsWith('pglite://')) {
+    const { openPglite } = await import('./embedded.js');
     return openPglite(url.slice('pglite://'.length), options.pgliteSnapshot, boundsFrom(options));
   }
   throw new Error(
@@ -97,72 +69,6 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     async close() {
       await notifier.close();
       await db.destroy();
-    },
-  };
-}
-
-async function openPglite(
-  location: string,
-  snapshot: Blob | undefined,
-  bounds: DatabaseBounds | undefined,
-): Promise<DatabaseHandle> {
-  let lock: DirectoryLock | undefined;
-  let dataDir: string | undefined;
-  let isNew = true;
-  if (location !== 'memory' && location !== '') {
-    dataDir = path.resolve(location);
-    // PGlite neither creates parent folders nor guards its folder against a second process.
-    mkdirSync(dataDir, { recursive: true });
-    lock = lockDirectory(dataDir);
-    isNew = !existsSync(path.join(dataDir, 'PG_VERSION'));
-  }
-  try {
-    const pglite = await PGlite.create(dataDir ? { dataDir } : snapshot ? { loadDataDir: snapshot } : {});
-    return embeddedHandle(
-      pglite,
-      isNew,
-      async () => {
-        await pglite.close();
-        lock?.release();
-      },
-      bounds,
-    );
-  } catch (err) {
-    lock?.release();
-    throw err;
-  }
-}
-
-/**
- * A handle over an open PGlite instance; `release` runs once the handle's own pool is closed (it
- * closes the instance, or, in the tests, hands it back for reuse).
- */
-export function embeddedHandle(
-  pglite: PGlite,
-  isNewEmbedded: boolean,
-  release: () => Promise<void>,
-  bounds: DatabaseBounds | undefined = DEFAULT_BOUNDS,
-): DatabaseHandle {
-  const pool = new pg.Pool({
-    ...(createPgConfig(pglite) as pg.PoolConfig),
-    types: typeParsers,
-    // PGlite has one connection and runs one statement at a time: the wait for it is the wait behind
-    // other statements, bounded like a statement.
-    connectionTimeoutMillis: bounds?.statementMs ?? 0,
-  });
-  const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
-  if (bounds) boundsByDb.set(db, bounds);
-  const notifier = pgliteNotifier(pglite);
-  return {
-    db,
-    kind: 'pglite',
-    isNewEmbedded,
-    notifier,
-    bounds,
-    async close() {
-      await notifier.close();
-      await db.destroy();
-      await release();
     },
   };
 }

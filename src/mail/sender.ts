@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailSettings } from './settings.js';
 
 export interface OutgoingMail {
@@ -34,17 +34,23 @@ export function messageId(id: string, from: string): string {
  * receipts and notices, not bulk), every wait bounded by `timeoutMs`.
  */
 export function smtpSender(settings: MailSettings, timeoutMs: number): MailSender {
-  const transport = createTransport({
-    url: settings.url,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-    logger: false,
-  });
+  // nodemailer is loaded with the first mail, not at start: most instances send none for long, and a
+  // server without SMTP_URL never makes a sender (about 2.5 MB of memory, issue 37).
+  let transport: Promise<Transporter> | undefined;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({
+        url: settings.url,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+        logger: false,
+      }),
+    ));
   return {
     async send(mail) {
       try {
-        await transport.sendMail({
+        await (await open()).sendMail({
           from: settings.from,
           to: mail.to,
           subject: mail.subject,
@@ -58,7 +64,7 @@ export function smtpSender(settings: MailSettings, timeoutMs: number): MailSende
         return failure(err);
       }
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }
 
