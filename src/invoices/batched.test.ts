@@ -68,8 +68,8 @@ describe('concurrent creates are written in batches', () => {
     expect(events.map((e) => e.invoice_id).sort()).toEqual(bodies.map((b) => b.data.id).sort());
   });
 
-  // The events' bodies travel beside the rows, joined by U+001E (repository.ts): each must land on
-  // its own invoice's event, byte for byte, whatever its text holds (quotes, backslashes, escapes).
+  // The events' bodies are written in the batch's one statement (repository.ts): each must land on its
+  // own invoice's event, byte for byte, whatever its text holds (quotes, backslashes, escapes).
   test('each invoice.created body lands on its own invoice, byte for byte, in a batch', async () => {
     const m = await createMerchant(t.app);
     const before = snapshot();
