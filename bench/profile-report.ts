@@ -92,7 +92,7 @@ const RULES: Rule[] = [
   ['event: invoice.created body', (f, s) => fn('newEvent', 'eventBody')(f) || s.some(fn('newEvent'))],
   ['response: toInvoice', fn('toInvoice')],
   ['response: serialisation (fast-json-stringify)', (f) => fn('serialize')(f) && url('fastify/lib/reply')(f)],
-  ['insert: rows as JSON (inputRow)', fn('insertBatch', 'inputRow')],
+  ['insert: rows as JSON (inputRow)', fn('insertBatch', 'inputOf', 'inputRow')],
   ['database driver: pg, pg-protocol, kysely', (f) => /\/(pg|pg-protocol|pg-pool|kysely)\//.test(f.url)],
   ['database: group commit, statements', url('/dist/db/')],
   ['auth: key hash and cache', (f) => /dist\/merchants\/(authenticate|api-key)/.test(f.url)],
