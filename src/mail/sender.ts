@@ -64,7 +64,9 @@ export function smtpSender(settings: MailSettings, timeoutMs: number): MailSende
         return failure(err);
       }
     },
-    close: () => void transport?.then((t) => t.close()),
+    // A sender whose transport never opened has nothing to close (and a failed open was already
+    // reported as that mail's failure).
+    close: () => void transport?.then((t) => t.close()).catch(() => {}),
   };
 }
 
