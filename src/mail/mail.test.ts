@@ -114,9 +114,12 @@ describe('mail through the outbox', () => {
     );
     expect(mail.subject).toBe('O seu reembolso de Test project: 10.00 USDT');
     expect(mail.html).toContain(`href="${claimUrl}"`);
-    await eventually(async () =>
-      (await mailRows(t.database.db, invoiceId)).every((r) => r.status === 'sent'),
-    );
+    // All three: the refund's claim (queued by the refund itself) and the paid invoice's receipt and
+    // owner notice (queued by the mail fan-out from the outbox, which may come later).
+    await eventually(async () => {
+      const rows = await mailRows(t.database.db, invoiceId);
+      return rows.length === 3 && rows.every((r) => r.status === 'sent');
+    });
     const rows = await mailRows(t.database.db, invoiceId);
     expect(rows.map((r) => r.claim_url)).toEqual([null, null, null]);
     // The capability went nowhere else: not to the owner, not into a log line.
