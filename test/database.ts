@@ -51,31 +51,132 @@ export async function freshDatabase(): Promise<{
       drop: async () => {},
     };
   }
-  const name = `paydesk_t_${randomBase62(10).toLowerCase()}`;
-  await adminQuery(`create database ${name}`);
-  const url = new URL(TEST_DATABASE_URL);
+  const name = idlePostgres.pop() ?? (await migratedPostgresDatabase());
+  const url = postgresUrl(name);
+  return { url, open: () => openDatabase(url), drop: () => recycle(name) };
+}
+
+/**
+ * On PostgreSQL, as with PGlite above: a test's database is emptied when the test is done with it and
+ * handed to this worker's next test. A new one costs about 600 ms (`create database`, then every
+ * migration, each commit waiting for the disk); emptying one, about 50. The teardown of the run
+ * (global-setup.ts) drops the databases left idle at its end.
+ */
+const idlePostgres: string[] = [];
+/** The schema of a database fresh from the migrations (`schemaPrint`), taken from this worker's first. */
+let pristineSchema: string | undefined;
+
+function postgresUrl(name: string): string {
+  const url = new URL(TEST_DATABASE_URL as string);
   url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function migratedPostgresDatabase(): Promise<string> {
+  const name = `paydesk_t_${inject('postgresRun')}_${randomBase62(10).toLowerCase()}`;
+  await adminQuery(`create database ${name}`);
   // Migrations run without the request bounds, as in main.ts.
-  const handle = await openDatabase(url.toString(), { bounds: null });
+  const handle = await openDatabase(postgresUrl(name), { bounds: null });
   await migrate(handle.db);
   await handle.close();
-  return {
-    url: url.toString(),
-    open: () => openDatabase(url.toString()),
-    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
-  };
+  if (pristineSchema === undefined) {
+    const [row] = await adminQuery<{ print: string }>(SCHEMA_PRINT, postgresUrl(name));
+    pristineSchema = row?.print;
+  }
+  return name;
+}
+
+/**
+ * What a test could change beyond its rows: the tables, columns and defaults, triggers and whether
+ * they fire, functions, constraints, schemas and the database's own settings. A database whose print
+ * differs from a fresh one's is dropped, never reused (a fault test's trigger must not outlive it).
+ */
+const SCHEMA_PRINT = `
+  select md5(string_agg(x, ',' order by x)) as print from (
+    select 'n:' || nspname as x from pg_namespace where nspname not like 'pg_%' and nspname <> 'information_schema'
+    union all
+    select 'r:' || n.nspname || '.' || c.relname || ':' || c.relkind::text
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'
+    union all
+    select 'a:' || c.relname || '.' || a.attname || ':' || format_type(a.atttypid, a.atttypmod) || ':' ||
+           a.attnotnull::text || ':' || coalesce(pg_get_expr(d.adbin, d.adrelid), '')
+    from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+    left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+    where n.nspname = 'public' and a.attnum > 0 and not a.attisdropped
+    union all
+    select 't:' || c.relname || '.' || t.tgname || ':' || t.tgenabled::text
+    from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = 'public' and not t.tgisinternal
+    union all
+    select 'f:' || p.proname || ':' || md5(p.prosrc)
+    from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'
+    union all
+    select 'c:' || co.conname || ':' || pg_get_constraintdef(co.oid)
+    from pg_constraint co join pg_namespace n on n.oid = co.connamespace where n.nspname = 'public'
+    union all
+    select 'd:' || array_to_string(s.setconfig, ',')
+    from pg_db_role_setting s join pg_database db on db.oid = s.setdatabase where db.datname = current_database()
+  ) q`;
+
+/**
+ * Every table but the migrations' ledger emptied (the ones with rows truncated, so no dead rows pile
+ * up on a server without autovacuum), every sequence back at its start: the rows of a fresh database.
+ */
+const EMPTY_DATABASE = `
+  do $$
+  declare
+    t text;
+    s record;
+    has_rows boolean;
+    full_tables text[] := '{}';
+  begin
+    for t in select tablename from pg_tables where schemaname = 'public' and tablename <> 'schema_migrations' loop
+      execute format('select exists (select 1 from %I)', t) into has_rows;
+      if has_rows then full_tables := full_tables || format('%I', t); end if;
+    end loop;
+    if cardinality(full_tables) > 0 then
+      execute 'truncate ' || array_to_string(full_tables, ', ') || ' cascade';
+    end if;
+    for s in select seqrelid::regclass as seq, seqstart from pg_sequence loop
+      perform setval(s.seq, s.seqstart, false);
+    end loop;
+  end $$`;
+
+/**
+ * A database the test is done with: emptied and kept for this worker's next test when nobody else is
+ * connected to it and its schema is as the migrations left it; dropped otherwise (and on any error).
+ */
+async function recycle(name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl(name) });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const others = await client.query(
+      'select 1 from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    const [print] = (await client.query<{ print: string }>(SCHEMA_PRINT)).rows;
+    if (others.rows.length > 0 || pristineSchema === undefined || print?.print !== pristineSchema) {
+      throw new Error('not reusable');
+    }
+    await client.query(EMPTY_DATABASE);
+    await client.end();
+    idlePostgres.push(name);
+  } catch {
+    await client.end().catch(() => {});
+    await adminQuery(`drop database if exists ${name} with (force)`);
+  }
 }
 
 /**
  * Runs one statement on the test server's maintenance database (create or drop databases), or on the
  * server at `url`.
  */
-export async function adminQuery(text: string, url = TEST_DATABASE_URL) {
+export async function adminQuery<R extends object = object>(text: string, url = TEST_DATABASE_URL) {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => {});
   await client.connect();
   try {
-    await client.query(text);
+    return (await client.query<R>(text)).rows;
   } finally {
     await client.end();
   }
@@ -99,7 +200,9 @@ export async function databaseBefore(version: string): Promise<{ url: string; dr
     const u = new URL(TEST_DATABASE_URL);
     u.pathname = `/${name}`;
     url = u.toString();
-    drop = () => adminQuery(`drop database if exists ${name} with (force)`);
+    drop = async () => {
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    };
   } else {
     const dir = await mkdtemp(path.join(tmpdir(), 'paydesk-before-'));
     url = `pglite://${dir}`;

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { migrate } from '../src/db/migrate.js';
 import { buildPaydesk } from './build.js';
 import { startChain, stopAllChains } from './chain.js';
+import { adminQuery } from './database.js';
 import { installFactory } from './forwarders.js';
 import { type DemoTemplate, killAll, makeDemoTemplate } from './process.js';
 
@@ -21,10 +22,14 @@ import { type DemoTemplate, killAll, makeDemoTemplate } from './process.js';
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
   const buildDir = path.join(tmpdir(), `paydesk-build-${process.pid}`);
   const templateDir = path.join(tmpdir(), `paydesk-template-${process.pid}`);
+  // This run's PostgreSQL test databases are named after it, so that its teardown drops what its
+  // workers kept for reuse (test/database.ts), and no other run's.
+  const postgresRun = `r${process.pid}`;
   const teardown = () =>
     Promise.all([
       stopAllChains(),
       ...[templateDir, buildDir].map((d) => rm(d, { recursive: true, force: true })),
+      ...(process.env.TEST_DATABASE_URL ? [dropRunDatabases(postgresRun)] : []),
     ]);
   // Side by side: esbuild, then the demo folder's first start, each in a process of its own, while
   // PGlite initialises here.
@@ -38,6 +43,7 @@ export default async function setup({ provide }: { provide: (key: string, value:
   const node = sharedNode();
   node.catch(() => {});
   if (!process.env.TEST_DATABASE_URL) provide('pgliteSnapshot', await pgliteSnapshot());
+  provide('postgresRun', postgresRun);
   provide('sharedNodeUrl', await node);
   provide('paydeskBuild', await built);
   provide('demoTemplate', await template);
@@ -62,6 +68,14 @@ async function sharedNode(): Promise<string> {
   return chain.rpcUrl;
 }
 
+/** Every test database of this run still on the PostgreSQL server: the ones its workers kept for reuse. */
+async function dropRunDatabases(run: string): Promise<void> {
+  const names = await adminQuery<{ datname: string }>(
+    `select datname from pg_database where datname like 'paydesk_t_${run}_%'`,
+  );
+  for (const { datname } of names) await adminQuery(`drop database if exists ${datname} with (force)`);
+}
+
 async function pgliteSnapshot(): Promise<string> {
   const pglite = await PGlite.create();
   const db = new Kysely<unknown>({
@@ -82,5 +96,7 @@ declare module 'vitest' {
     demoTemplate: DemoTemplate;
     paydeskBuild: string;
     sharedNodeUrl: string;
+    /** Names this run's PostgreSQL test databases (test/database.ts). */
+    postgresRun: string;
   }
 }
