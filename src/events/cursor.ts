@@ -29,10 +29,10 @@ export function nextEvents(cursor: EventCursor, limit: number): RawBuilder<unkno
       select xid, seq from ${sql.table(cursor)} for update skip locked limit 1
     ),
     ev as (
-      select e.id, e.project_id, e.invoice_id, e.type, e.seq, e.xid, e.created_at
+      select e.*
       from cursor c
       cross join lateral (
-        select e.* from events e
+        select e.id, e.project_id, e.invoice_id, e.type, e.seq, e.xid, e.created_at from events e
         where e.xid is not null
           and (e.xid, e.seq) > (c.xid, c.seq)
           and e.xid < pg_snapshot_xmin(pg_current_snapshot())

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { ensureEventCursor, moveCursor, nextEvents } from '../events/cursor.js';
+import { moveCursor, nextEvents } from '../events/cursor.js';
 
 type Db = Kysely<Database>;
 
@@ -61,9 +61,4 @@ export async function mailFanOutRound(
            (select count(*) from moved)::int as moved`.execute(db);
   const row = result.rows[0];
   return row && row.locked > 0 ? { events: row.events, mails: row.mails } : undefined;
-}
-
-/** The mail cursor's row when it is gone (src/events/cursor.ts), made at the start as the webhook fan-out's is. */
-export function ensureMailCursor(db: Db): Promise<boolean> {
-  return ensureEventCursor(db, 'mail_fan_out');
 }

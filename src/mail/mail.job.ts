@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { ensureEventCursor } from '../events/cursor.js';
 import type { Job } from '../jobs/job.js';
 import type { NetworkRegistry } from '../networks/network.js';
 import type { SecretKey } from '../secrets/key.js';
@@ -8,7 +9,7 @@ import { SealError } from '../secrets/seal.js';
 import { openClaimUrl } from './claim.js';
 import { type ClaimedMail, claimDueMail, recordMailOutcome, releaseMail } from './delivery.repository.js';
 import { mailFacts } from './facts.js';
-import { ensureMailCursor, mailFanOutRound } from './fan-out.repository.js';
+import { mailFanOutRound } from './fan-out.repository.js';
 import { afterFailure, MAIL_RETRY_MS } from './schedule.js';
 import type { MailSender } from './sender.js';
 import { renderMail } from './templates/render.js';
@@ -59,7 +60,7 @@ export function mailJob(deps: MailJobDeps): Job {
   const run: Job['run'] = async ({ signal }) => {
     const since = new Date(deps.clock().getTime() - tuning.maxEventAgeMs);
     let round = await mailFanOutRound(deps.db, { limit: FAN_OUT_BATCH, since, now: deps.clock() });
-    if (round === undefined && (await ensureMailCursor(deps.db))) {
+    if (round === undefined && (await ensureEventCursor(deps.db, 'mail_fan_out'))) {
       round = await mailFanOutRound(deps.db, { limit: FAN_OUT_BATCH, since, now: deps.clock() });
     }
     const now = deps.clock();

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { TEST_EVENT_TYPE } from '../events/catalogue.js';
-import { ensureEventCursor, moveCursor, nextEvents } from '../events/cursor.js';
+import { moveCursor, nextEvents } from '../events/cursor.js';
 
 type Db = Kysely<Database>;
 
@@ -47,11 +47,6 @@ export async function fanOutRound(
            (select count(*) from moved)::int as moved`.execute(db);
   const row = result.rows[0];
   return row && row.locked > 0 ? { events: row.events, deliveries: row.deliveries } : undefined;
-}
-
-/** The cursor's row, when it is gone (src/events/cursor.ts). */
-export function ensureCursor(db: Db): Promise<boolean> {
-  return ensureEventCursor(db, 'webhook_fan_out');
 }
 
 /** Where the events sequence stands: a new endpoint receives the events written after this. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { ensureEventCursor } from '../events/cursor.js';
 import * as repo from './fan-out.repository.js';
 
 /** Events fanned out per round: enough for a burst of creates, small enough for one short statement. */
@@ -14,6 +15,7 @@ export const FAN_OUT_BATCH = 500;
 export async function fanOut(db: Kysely<Database>, limit = FAN_OUT_BATCH): Promise<number> {
   let round = await repo.fanOutRound(db, limit);
   // No cursor to lock: another instance holds it (skip this round), or its row is gone (make it).
-  if (round === undefined && (await repo.ensureCursor(db))) round = await repo.fanOutRound(db, limit);
+  if (round === undefined && (await ensureEventCursor(db, 'webhook_fan_out')))
+    round = await repo.fanOutRound(db, limit);
   return round?.events ?? 0;
 }
