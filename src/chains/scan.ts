@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { awaitedAuthorizations, gaslessPayments } from '../gasless/watch.js';
 import {
+  confirmedPayment,
   confirmingUpTo,
   invoicesAt,
   type ObserveContext,
@@ -10,7 +11,7 @@ import {
   type Reported,
   standingAbove,
 } from '../invoices/sources.js';
-import { fromTokenUnits, money } from '../money/money.js';
+import { fromTokenUnits } from '../money/money.js';
 import type { XpubFamily } from '../networks/family.js';
 import { mayPay } from '../networks/livemode.js';
 import type { Currency } from '../networks/network.js';
@@ -274,17 +275,7 @@ async function confirmBuried(ctx: ScanContext, depthBlock: bigint): Promise<void
   await confirmBuriedRefunds(ctx.db, ctx.network, depthBlock, ctx.now());
   const due = await confirmingUpTo(ctx.db, ctx.network.name, depthBlock);
   if (due.length === 0) return;
-  const reports: Reported[] = due.map((p) => ({
-    invoiceId: p.invoice_id,
-    observation: {
-      kind: 'payment',
-      txHash: p.tx_hash,
-      network: ctx.network.name,
-      currency: p.currency,
-      amount: money(p.amount),
-      confirmed: true,
-    },
-  }));
+  const reports = due.map((p) => confirmedPayment(ctx.network.name, p));
   // In bounded batches, oldest blocks first, for the reason given at MAX_PAYMENTS_PER_STEP. A
   // confirmation is the same whichever batch carries it, so a crash between batches loses nothing:
   // the next step finds the rest still confirming.

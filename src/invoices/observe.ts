@@ -47,6 +47,27 @@ export interface Reported {
 }
 
 /**
+ * A confirming payment (a row of `confirmingUpTo`) now final on its chain: buried deep enough on an
+ * EVM or TRON chain, finalized on Solana. Every family reports its confirmation the same way, here.
+ */
+export function confirmedPayment(
+  network: string,
+  p: { invoice_id: string; tx_hash: string; currency: string; amount: string },
+): Reported {
+  return {
+    invoiceId: p.invoice_id,
+    observation: {
+      kind: 'payment',
+      txHash: p.tx_hash,
+      network,
+      currency: p.currency,
+      amount: money(p.amount),
+      confirmed: true,
+    },
+  };
+}
+
+/**
  * Several reports in one transaction (a chain watcher's block of transfers): the invoices are locked
  * in id order, so two batches over overlapping invoices can never deadlock, and a batch costs a
  * handful of statements whatever its size. Reports on one invoice apply in the order given.

@@ -3,7 +3,7 @@
  * change nothing but through observe(): the invoices module alone stores payments and their status.
  */
 
-export { type ObserveContext, observe, type Reported } from './observe.js';
+export { confirmedPayment, type ObserveContext, observe, type Reported } from './observe.js';
 export {
   confirmingUpTo,
   invoicesAt,

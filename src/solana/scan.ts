@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import {
+  confirmedPayment,
   confirmingUpTo,
   invoicesByReference,
   type ObserveContext,
@@ -8,7 +9,7 @@ import {
   type Reported,
   solanaWallets,
 } from '../invoices/sources.js';
-import { fromTokenUnits, money } from '../money/money.js';
+import { fromTokenUnits } from '../money/money.js';
 import { mayPay } from '../networks/livemode.js';
 import type { Currency } from '../networks/network.js';
 import { associatedTokenAccount } from '../networks/solana-address.js';
@@ -282,17 +283,7 @@ async function settle(ctx: SolanaScanContext): Promise<void> {
     const s = status.get(p.tx_hash);
     const slot = Number(p.block_number);
     if (s?.confirmationStatus === 'finalized' && s.err == null) {
-      reports.push({
-        invoiceId: p.invoice_id,
-        observation: {
-          kind: 'payment',
-          txHash: p.tx_hash,
-          network: ctx.network.name,
-          currency: p.currency,
-          amount: money(p.amount),
-          confirmed: true,
-        },
-      });
+      reports.push(confirmedPayment(ctx.network.name, p));
     } else if ((s == null && finalizedSlot > slot) || (s != null && s.err != null)) {
       reports.push({
         invoiceId: p.invoice_id,
