@@ -1,8 +1,9 @@
 import { isAddress } from 'viem';
 import { describe, expect, test } from 'vitest';
+import { configProblem } from '../../test/network-config.js';
 
 import { CURRENCIES } from './network.js';
-import { loadNetworks, NetworkConfigError, rpcVariable } from './registry.js';
+import { loadNetworks, rpcVariable } from './registry.js';
 import { isTronAddress } from './tron-address.js';
 
 const HARDHAT = {
@@ -12,16 +13,6 @@ const HARDHAT = {
   confirmations: 1,
   tokens: { USDT: { address: '0x5fbdb2315678afecb367f032d93f642f64180aa3', decimals: 6 } },
 };
-
-function problem(env: Record<string, string>): string {
-  try {
-    loadNetworks(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(NetworkConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be refused');
-}
 
 describe('built-in networks', () => {
   const registry = loadNetworks({});
@@ -108,14 +99,14 @@ describe('RPC endpoints', () => {
 
   test('refuses a URL of another scheme without echoing it (it may carry an API key)', () => {
     for (const url of ['ftp://rpc.example/secret-key-123', 'not a url secret-key-123', 'http://']) {
-      const message = problem({ PAYDESK_RPC_POLYGON: url });
+      const message = configProblem({ PAYDESK_RPC_POLYGON: url });
       expect(message).toMatch(/PAYDESK_RPC_POLYGON must be an http, https, ws or wss URL/);
       expect(message).not.toContain('secret-key-123');
     }
   });
 
   test('refuses a PAYDESK_RPC_ variable that names no network, so a typo cannot leave one off', () => {
-    expect(problem({ PAYDESK_RPC_AMOY: 'https://rpc.example' })).toMatch(
+    expect(configProblem({ PAYDESK_RPC_AMOY: 'https://rpc.example' })).toMatch(
       /PAYDESK_RPC_AMOY names no network \(known: ethereum, .*polygon-amoy/,
     );
   });
@@ -178,9 +169,9 @@ describe('PAYDESK_NETWORKS', () => {
       decimals: 6,
       eip3009: { name: 'x', version: '1' },
     };
-    expect(problem({ PAYDESK_NETWORKS: JSON.stringify([{ name: 'tron', tokens: { USDT: tron } }]) })).toMatch(
-      /tokens\.USDT\.eip3009 is only for tokens of EVM networks/,
-    );
+    expect(
+      configProblem({ PAYDESK_NETWORKS: JSON.stringify([{ name: 'tron', tokens: { USDT: tron } }]) }),
+    ).toMatch(/tokens\.USDT\.eip3009 is only for tokens of EVM networks/);
   });
 
   test('unset or blank adds nothing', () => {
@@ -189,8 +180,10 @@ describe('PAYDESK_NETWORKS', () => {
   });
 
   test('bad JSON, or JSON that is not an array, says so', () => {
-    expect(problem({ PAYDESK_NETWORKS: '[{"name": "x",}]' })).toMatch(/^PAYDESK_NETWORKS is not valid JSON/);
-    expect(problem({ PAYDESK_NETWORKS: '{"name": "x"}' })).toBe(
+    expect(configProblem({ PAYDESK_NETWORKS: '[{"name": "x",}]' })).toMatch(
+      /^PAYDESK_NETWORKS is not valid JSON/,
+    );
+    expect(configProblem({ PAYDESK_NETWORKS: '{"name": "x"}' })).toBe(
       'PAYDESK_NETWORKS must be a JSON array of networks',
     );
   });
@@ -219,11 +212,11 @@ describe('PAYDESK_NETWORKS', () => {
     [{ ...HARDHAT, explorer: 'javascript:alert(1)//' }, /explorer: .*http\(s\) URL prefix/],
     ['hardhat', /\[0\]: entry: Expected object/],
   ])('refuses %j with a message naming the field', (entry, expected) => {
-    expect(problem({ PAYDESK_NETWORKS: JSON.stringify([entry]) })).toMatch(expected);
+    expect(configProblem({ PAYDESK_NETWORKS: JSON.stringify([entry]) })).toMatch(expected);
   });
 
   test('reports every problem at once, and the RPC variable of an added network counts as known', () => {
-    const message = problem({
+    const message = configProblem({
       PAYDESK_NETWORKS: JSON.stringify([{ ...HARDHAT, confirmations: -1 }, { name: 'x' }]),
       PAYDESK_RPC_HARDHAT: 'http://127.0.0.1:8545',
     });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { loadNetworks, NetworkConfigError } from './registry.js';
+import { configProblem } from '../../test/network-config.js';
+import { loadNetworks } from './registry.js';
 
 // Solana in the network registry (contract §24): its two networks and a local cluster by configuration.
 const MINT = 'Gh9ZwEmdLJ8DscKNTkTqPbNwLNNBjuSzaG9Vp2KGtKJr';
@@ -11,16 +12,6 @@ const LOCAL = {
   pollIntervalMs: 200,
   tokens: { USDC: { mint: MINT, decimals: 6 } },
 };
-
-function problem(env: Record<string, string>): string {
-  try {
-    loadNetworks(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(NetworkConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be refused');
-}
 
 describe('the Solana networks', () => {
   test("solana and solana-devnet: the issuers' mints, 6 decimals, Solana's explorer", () => {
@@ -68,16 +59,16 @@ describe('the Solana networks', () => {
       ...LOCAL,
       tokens: { USDC: { mint: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 } },
     };
-    expect(problem({ PAYDESK_NETWORKS: JSON.stringify([bad]) })).toContain(
+    expect(configProblem({ PAYDESK_NETWORKS: JSON.stringify([bad]) })).toContain(
       'tokens.USDC.address must be a base58 Solana address (32 bytes) on a Solana network',
     );
-    expect(problem({ PAYDESK_NETWORKS: JSON.stringify([{ ...LOCAL, chainId: 5 }]) })).toContain(
+    expect(configProblem({ PAYDESK_NETWORKS: JSON.stringify([{ ...LOCAL, chainId: 5 }]) })).toContain(
       'a Solana network has no chainId',
     );
     expect(
-      problem({ PAYDESK_NETWORKS: JSON.stringify([{ ...LOCAL, tokens: { USDC: { decimals: 6 } } }]) }),
+      configProblem({ PAYDESK_NETWORKS: JSON.stringify([{ ...LOCAL, tokens: { USDC: { decimals: 6 } } }]) }),
     ).toContain('tokens.USDC needs its mint');
-    expect(problem({ PAYDESK_RPC_SOLANA: 'wss://api.mainnet-beta.solana.com' })).toContain(
+    expect(configProblem({ PAYDESK_RPC_SOLANA: 'wss://api.mainnet-beta.solana.com' })).toContain(
       'PAYDESK_RPC_SOLANA: Paydesk reads Solana',
     );
   });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { loadNetworks, NetworkConfigError } from './registry.js';
+import { configProblem } from '../../test/network-config.js';
+import { loadNetworks } from './registry.js';
 
 // TRON in the network registry (contract §14): its two networks, how an operator configures one,
 // and TronGrid's API key.
@@ -12,16 +13,6 @@ const LOCAL_TRON = {
   confirmations: 19,
   tokens: { USDT: { address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', decimals: 6 } },
 };
-
-function problem(env: Record<string, string>): string {
-  try {
-    loadNetworks(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(NetworkConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the configuration to be refused');
-}
 
 describe('the TRON networks', () => {
   const registry = loadNetworks({});
@@ -91,19 +82,19 @@ describe('PAYDESK_NETWORKS with TRON', () => {
     [{ ...LOCAL_TRON, family: 'bitcoin' }, /\("localtron"\): family: /],
     [{ name: 'tron', family: 'evm' }, /family of built-in network "tron" is tron and cannot change/],
   ])('refuses %j, naming the field', (entry, expected) => {
-    expect(problem({ PAYDESK_NETWORKS: JSON.stringify([entry]) })).toMatch(expected);
+    expect(configProblem({ PAYDESK_NETWORKS: JSON.stringify([entry]) })).toMatch(expected);
   });
 });
 
 describe('TRON RPC endpoints', () => {
   test('are http(s) only: java-tron serves no JSON-RPC over WebSocket', () => {
-    expect(problem({ PAYDESK_RPC_TRON: 'wss://tron.example/ws' })).toBe(
+    expect(configProblem({ PAYDESK_RPC_TRON: 'wss://tron.example/ws' })).toBe(
       'Invalid network configuration: PAYDESK_RPC_TRON: TRON nodes serve JSON-RPC over http(s) only',
     );
   });
 
   test("on TronGrid, must be its /jsonrpc path, not the HTTP API's root", () => {
-    expect(problem({ PAYDESK_RPC_TRON: 'https://api.trongrid.io' })).toMatch(
+    expect(configProblem({ PAYDESK_RPC_TRON: 'https://api.trongrid.io' })).toMatch(
       /PAYDESK_RPC_TRON: TronGrid's JSON-RPC is at the path \/jsonrpc/,
     );
     expect(loadNetworks({ PAYDESK_RPC_TRON: 'https://api.trongrid.io/jsonrpc/' }).enabled()).toHaveLength(1);
@@ -124,7 +115,7 @@ describe('PAYDESK_TRONGRID_API_KEY', () => {
   });
 
   test('is never part of a configuration error', () => {
-    const message = problem({
+    const message = configProblem({
       PAYDESK_TRONGRID_API_KEY: KEY,
       PAYDESK_RPC_TRON: 'wss://api.trongrid.io/jsonrpc',
     });
