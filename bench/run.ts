@@ -50,7 +50,7 @@ async function run(label: string, request: LoadRequest, server: Child): Promise<
   const m = await measure(settings, request, server.process.pid as number);
   assertAllAlive();
   const failed = m.failures ? `  (${m.failures} failed: ${JSON.stringify(m.statusCodes)})` : '';
-  const cpu = `CPU/request ${Math.round(m.cpu.serverUs)} µs + database ${Math.round(m.cpu.databaseUs)} µs`;
+  const cpu = `CPU/request ${Math.round(m.cpu.serverUs)} µs + database ${Math.round(m.cpu.databaseUs)} µs + load generator ${Math.round(m.cpu.loadUs)} µs`;
   process.stdout.write(
     `  ${label.padEnd(34)} ${Math.round(m.rps)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ${cpu}, load ${loadavg()[0]?.toFixed(1)}${failed}\n`,
   );
@@ -206,6 +206,7 @@ function meanOf(a: Measurement, b: Measurement): Measurement {
     cpu: {
       serverUs: mean(a.cpu.serverUs, b.cpu.serverUs),
       databaseUs: mean(a.cpu.databaseUs, b.cpu.databaseUs),
+      loadUs: mean(a.cpu.loadUs, b.cpu.loadUs),
     },
     maxRssBytes: Math.max(a.maxRssBytes ?? 0, b.maxRssBytes ?? 0),
   };
