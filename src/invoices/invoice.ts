@@ -207,10 +207,46 @@ export const InvoiceSchema = Type.Object(
 );
 
 /**
+ * The columns an invoice's API shape is made of (toInvoice reads these and no other): what a get and
+ * a list page read, and nothing else. The rest of the row (deposit address indexes, payout, schedule,
+ * the payer's e-mail…) is the server's own and never leaves the database for an answer.
+ */
+export const INVOICE_VIEW_COLUMNS = [
+  'id',
+  'project_id',
+  'status',
+  'livemode',
+  'amount',
+  'currency',
+  'rate',
+  'token_amount',
+  'network',
+  'order_id',
+  'description',
+  'metadata',
+  'payment_link_id',
+  'redirect_url',
+  'cancel_url',
+  'pay_address',
+  'payment_methods',
+  'amount_paid',
+  'amount_refunded',
+  'paid_late',
+  'failure_reason',
+  'payment_expires_at',
+  'paid_at',
+  'tx_hash',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof InvoiceRow>;
+
+export type InvoiceViewRow = Pick<InvoiceRow, (typeof INVOICE_VIEW_COLUMNS)[number]>;
+
+/**
  * What is still due in each method's token: the amount less the accepted payments standing
  * (confirmed or confirming), at par; nothing once the invoice is paid or failed.
  */
-function amountDue(row: InvoiceRow, payments: readonly PaymentRecord[]): Money {
+function amountDue(row: InvoiceViewRow, payments: readonly PaymentRecord[]): Money {
   if (row.status === 'paid' || row.status === 'failed') return ZERO;
   const standing = payments.filter((p) => p.status === 'pending' || p.status === 'confirmed');
   return remainder(money(row.token_amount), sum(standing.map((p) => money(p.amount))));
@@ -221,7 +257,7 @@ function amountDue(row: InvoiceRow, payments: readonly PaymentRecord[]): Money {
  * `payments` are the invoice's own, in the order seen.
  */
 export function toInvoice(
-  row: InvoiceRow,
+  row: InvoiceViewRow,
   publicBaseUrl: string,
   payments: readonly PaymentRecord[],
   refunds: readonly RefundRecord[],

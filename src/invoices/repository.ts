@@ -8,7 +8,12 @@ import type { OutboxEvent } from '../events/body.js';
 import { insertEventsFrom } from '../events/repository.js';
 import { liveKey, liveTill } from '../merchants/repository.js';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.js';
-import type { PaymentRecord, RefundRecord } from './invoice.js';
+import {
+  INVOICE_VIEW_COLUMNS,
+  type InvoiceViewRow,
+  type PaymentRecord,
+  type RefundRecord,
+} from './invoice.js';
 import type { InvoiceRow } from './invoice.table.js';
 import type { InvoiceStatus } from './status.js';
 
@@ -43,6 +48,18 @@ export interface NewInvoice {
 
 /** An invoice with its payments, as the API shows it (invoice.ts toInvoice). */
 export type InvoiceWithPayments = InvoiceRow & { payments: PaymentRecord[]; refunds: RefundRecord[] };
+
+/**
+ * What an answer is made of and nothing more: the view's columns (INVOICE_VIEW_COLUMNS), its payments
+ * and refunds. A get and a list page read only these: 26 of the row's 45 columns, which the driver
+ * parses one by one (issue 37: a third less to parse per invoice read).
+ */
+export type InvoiceView = InvoiceViewRow & { payments: PaymentRecord[]; refunds: RefundRecord[] };
+
+/** The view's columns of `table` (an alias), for statements written as SQL. */
+function viewColumns(table: string) {
+  return sql.join(INVOICE_VIEW_COLUMNS.map((c) => sql.ref(`${table}.${c}`)));
+}
 
 /**
  * The invoice's payments, in the order seen, as one JSON column of the same statement: one index probe
@@ -278,7 +295,7 @@ const findStatement = statement(
   (p: Placeholders<{ id: string; projectId: string; keyId: string }>, db) =>
     db
       .selectFrom('invoices')
-      .selectAll()
+      .select(INVOICE_VIEW_COLUMNS)
       .select(paymentsOf(sql.ref('invoices.id')).as('payments'))
       .select(refundsOf(sql.ref('invoices.id')).as('refunds'))
       .where('id', '=', p.id)
@@ -299,8 +316,8 @@ interface Lookup {
  */
 const findManyStatement = statement(
   'invoice_find_many',
-  (p: Placeholders<{ lookups: string }>) => sql<InvoiceWithPayments & { n: number }>`
-  select i.*, ${paymentsOf(sql.ref('i.id'))} as payments, ${refundsOf(sql.ref('i.id'))} as refunds, r.n
+  (p: Placeholders<{ lookups: string }>) => sql<InvoiceView & { n: number }>`
+  select ${viewColumns('i')}, ${paymentsOf(sql.ref('i.id'))} as payments, ${refundsOf(sql.ref('i.id'))} as refunds, r.n
   from jsonb_to_recordset(${p.lookups}::jsonb) as r(n int, id text, project_id text, key_id text)
   join invoices i on i.id = r.id and i.project_id = r.project_id
   where ${liveKey(sql.ref('r.key_id'))}`,
@@ -315,15 +332,15 @@ async function findBatch(db: Kysely<Database>, batch: readonly Lookup[]) {
   const lookups = JSON.stringify(
     batch.map((l, n) => ({ n, id: l.id, project_id: l.projectId, key_id: l.keyId })),
   );
-  const found = new Map<number, InvoiceWithPayments>();
+  const found = new Map<number, InvoiceView>();
   for (const { n, ...row } of await findManyStatement(db, { lookups })) found.set(n, withPayments(row));
   return batch.map((_, n) => ({ ok: true as const, value: found.get(n) }));
 }
 
-const readers = new WeakMap<Kysely<Database>, GroupCommit<Lookup, InvoiceWithPayments | undefined>>();
+const readers = new WeakMap<Kysely<Database>, GroupCommit<Lookup, InvoiceView | undefined>>();
 
 /** The gets of one database handle, read in batches. */
-export function invoiceReader(db: Kysely<Database>): GroupCommit<Lookup, InvoiceWithPayments | undefined> {
+export function invoiceReader(db: Kysely<Database>): GroupCommit<Lookup, InvoiceView | undefined> {
   let reader = readers.get(db);
   if (!reader) {
     reader = groupCommit((batch: readonly Lookup[]) => findBatch(db, batch), {
@@ -342,7 +359,7 @@ export function findInvoice(
   projectId: string,
   id: string,
   keyId: string,
-): Promise<InvoiceWithPayments | undefined> {
+): Promise<InvoiceView | undefined> {
   return invoiceReader(db).submit({ id, projectId, keyId });
 }
 
@@ -378,7 +395,7 @@ export async function listInvoices(
   filter: InvoiceFilter,
   page: { limit: number; offset: number },
   keyId: string,
-): Promise<{ rows: InvoiceWithPayments[]; total: number; live: boolean }> {
+): Promise<{ rows: InvoiceView[]; total: number; live: boolean }> {
   // `= any(array)` rather than `in (…)`, so the text is the same for any number of statuses.
   const statuses = filter.statuses ? sql`and status = any(${filter.statuses}::text[])` : sql``;
   const orderId = filter.orderId === undefined ? sql`` : sql`and order_id = ${filter.orderId}`;
@@ -388,11 +405,11 @@ export async function listInvoices(
       : sql`select coalesce(sum(n), 0) from invoice_counts where project_id = ${projectId} ${statuses}`;
   const found = await executePrepared(
     db,
-    sql<InvoiceWithPayments & { list_total: string; list_live: boolean }>`
+    sql<InvoiceView & { list_total: string; list_live: boolean }>`
       select i.*, t.total as list_total, t.live as list_live
       from (select (${count}) as total, ${liveKey(keyId)} as live) t
       left join lateral (
-        select invoices.*, ${paymentsOf(sql.ref('invoices.id'))} as payments,
+        select ${viewColumns('invoices')}, ${paymentsOf(sql.ref('invoices.id'))} as payments,
                ${refundsOf(sql.ref('invoices.id'))} as refunds
         from invoices where project_id = ${projectId} ${statuses} ${orderId}
         order by created_at desc, id desc limit ${page.limit} offset ${page.offset}
@@ -400,7 +417,7 @@ export async function listInvoices(
       order by i.created_at desc, i.id desc`,
   );
   const [first] = found;
-  const rows: InvoiceWithPayments[] = [];
+  const rows: InvoiceView[] = [];
   for (const { list_total: _, list_live: __, ...row } of found)
     if (row.id !== null) rows.push(withPayments(row));
   return { rows, total: Number(first?.list_total ?? 0), live: first?.list_live ?? false };

@@ -23,7 +23,7 @@ import type { InvoiceRow } from './invoice.table.js';
 import { opened, schedule } from './lifecycle.js';
 import { evmDeposit, watchedMethods } from './offer.js';
 import { atPar, priceInvoice } from './pricing.js';
-import type { InvoiceWithPayments } from './repository.js';
+import type { InvoiceView, InvoiceWithPayments } from './repository.js';
 import * as repo from './repository.js';
 import type { InvoiceStatus } from './status.js';
 
@@ -358,7 +358,7 @@ export async function getInvoice(
   db: Kysely<Database>,
   principal: Principal,
   id: string,
-): Promise<InvoiceWithPayments> {
+): Promise<InvoiceView> {
   // A malformed id, an unknown one and another project's all take the same query and answer alike
   // (contract §4), so neither the body nor the timing tells them apart.
   const row = await repo.findInvoice(db, principal.projectId, id, principal.keyId);
