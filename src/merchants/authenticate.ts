@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import { ApiError, type ErrorCode } from '../http/errors.js';
 import { type RateLimitStore, rateLimitedError } from '../http/rate-limit.js';
 import type { PaymentMethod } from '../networks/methods.js';
-import { hashApiKey, parseAuthorization } from './api-key.js';
+import { apiKeyDigest, parseAuthorization } from './api-key.js';
 import { AUTH_CHANNEL, findKeyByHash, type KeyVerification, touchApiKey } from './repository.js';
 
 /** Who is calling, once the key checks out: everything a merchant route needs about its project. */
@@ -155,9 +155,9 @@ export async function createAuthenticator(deps: {
       const parsed = parseAuthorization(authorization);
       if (parsed.kind === 'missing') throw authError('API_KEY_REQUIRED');
       if (parsed.kind === 'malformed') throw authError('API_KEY_INVALID_FORMAT');
-      const hash = hashApiKey(parsed.key);
-      const hit = cacheUsable() ? cache.get(hash.toString('base64')) : undefined;
-      if (!hit || hit.expiresAt <= at) return verify(hash, address, at);
+      const digest = apiKeyDigest(parsed.key);
+      const hit = cacheUsable() ? cache.get(digest) : undefined;
+      if (!hit || hit.expiresAt <= at) return verify(Buffer.from(digest, 'base64'), address, at);
       if (at - hit.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
         hit.lastUsedAt = at;
         await touchApiKey(deps.db, hit.principal.keyId, new Date(at));
