@@ -157,15 +157,25 @@ export async function removeTempDirs(): Promise<void> {
   await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 }
 
-/** A port nobody listens on right now (the OS picks it; the child binds it a moment later). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nobody listens on right now, for a child to bind a moment later. Drawn below Linux's
+ * ephemeral range (32768 and up): a port the OS picked for `listen(0)` can be handed to any outgoing
+ * connection (to PostgreSQL, Redis, a node) in the moment before the child binds it, which a loaded
+ * machine did, and the child failed with EADDRINUSE. Below the range only another listener can take it.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindable(port)) return port;
+  }
+  throw new Error('no free port between 20000 and 32000');
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

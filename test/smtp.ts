@@ -1,5 +1,4 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
@@ -52,13 +51,7 @@ export async function startSmtpServer(port = 0) {
 export const smtpUrl = (port: number, login = '') => `smtp://${login}${login && '@'}127.0.0.1:${port}`;
 
 /** A loopback port nothing listens on (yet): an SMTP server that is down. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from './process.js';
 
 export type SmtpServer = Awaited<ReturnType<typeof startSmtpServer>>;
 
