@@ -87,12 +87,17 @@ export function formatTable(header: string, r: BenchResults, targets: Target[]):
         `${pad(f ? times(ratio(p.rps, f.rps)) : '-', 7)}${pad(f ? times(ratio(p.p99Ms, f.p99Ms)) : '-', 7)}`,
     );
   }
-  lines.push('', 'CPU per request, µs (the server process + every PostgreSQL process; steadier than req/s):');
+  lines.push(
+    '',
+    'CPU per request, µs (the server process + every PostgreSQL process + the load generator; steadier than req/s):',
+  );
   for (const row of r.rows) {
     const cpu = (m: Measurement | undefined) =>
-      m ? `${Math.round(m.cpu.serverUs)} + ${Math.round(m.cpu.databaseUs)}` : '-';
+      m
+        ? `${Math.round(m.cpu.serverUs)} + ${Math.round(m.cpu.databaseUs)} + ${Math.round(m.cpu.loadUs ?? 0)}`
+        : '-';
     lines.push(
-      `${row.scenario.padEnd(24)}${pad(`paydesk ${cpu(row.paydesk)}`, 22)}${pad(`floor ${cpu(row.floor)}`, 22)}`,
+      `${row.scenario.padEnd(24)}${pad(`paydesk ${cpu(row.paydesk)}`, 28)}${pad(`floor ${cpu(row.floor)}`, 28)}`,
     );
   }
   lines.push('', `${'target'.padEnd(44)}${'measured'.padEnd(12)}result`);
