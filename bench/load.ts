@@ -27,7 +27,7 @@ export interface Measurement {
   /**
    * CPU microseconds per request of the server process, of all PostgreSQL processes, and of the load
    * generator (autocannon, in this process): on two cores the three share the machine, so the load
-   * generator's own cost bounds every ratio (see bench/README.md, "What a ratio can reach").
+   * generator's own cost bounds every ratio (bench/README.md, "Stop 42").
    */
   cpu: { serverUs: number; databaseUs: number; loadUs: number };
 }

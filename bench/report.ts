@@ -94,7 +94,7 @@ export function formatTable(header: string, r: BenchResults, targets: Target[]):
   for (const row of r.rows) {
     const cpu = (m: Measurement | undefined) =>
       m
-        ? `${Math.round(m.cpu.serverUs)} + ${Math.round(m.cpu.databaseUs)} + ${Math.round(m.cpu.loadUs ?? 0)}`
+        ? `${Math.round(m.cpu.serverUs)} + ${Math.round(m.cpu.databaseUs)} + ${Math.round(m.cpu.loadUs)}`
         : '-';
     lines.push(
       `${row.scenario.padEnd(24)}${pad(`paydesk ${cpu(row.paydesk)}`, 28)}${pad(`floor ${cpu(row.floor)}`, 28)}`,
