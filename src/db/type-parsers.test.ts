@@ -29,6 +29,31 @@ describe('parseTimestamptz', () => {
     );
   });
 
+  test('in UTC, agrees with V8 reading the ISO form, for 0 to 6 decimals and any year', () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('0001-01-01T00:00:00Z'),
+          max: new Date('9999-12-31T23:59:59Z'),
+          noInvalidDate: true,
+        }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 0, max: 999 }),
+        (d, places, micros) => {
+          const iso = d.toISOString();
+          const digits = `${iso.slice(20, 23)}${String(micros).padStart(3, '0')}`.slice(0, places);
+          const fraction = places === 0 ? '' : `.${digits}`;
+          const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction}+00`;
+          const expected = new Date(`${iso.slice(0, 19)}${fraction}Z`).getTime();
+          expect(parseTimestamptz(text).getTime()).toBe(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    expect(parseTimestamptz('0099-03-01 12:00:00+00').toISOString()).toBe('0099-03-01T12:00:00.000Z');
+    expect(parseTimestamptz('2026-11-21 10:04:05.5+00').toISOString()).toBe('2026-11-21T10:04:05.500Z');
+  });
+
   test('leaves the unusual forms to pg', () => {
     expect(parseTimestamptz('infinity')).toBe(Number.POSITIVE_INFINITY);
   });

@@ -4,14 +4,12 @@ import { explainedFormat } from '../http/validation.js';
 import {
   amountText,
   formatMoney,
-  formatUnits,
-  type Money,
   money,
   moneyText,
   parseInvoiceAmount,
   remainder,
   sum,
-  ZERO,
+  unitsText,
 } from '../money/money.js';
 import { LivemodeSchema } from '../networks/livemode.js';
 import type { InvoiceRow } from './invoice.table.js';
@@ -194,7 +192,11 @@ export const InvoiceSchema = Type.Object(
         "The invoice's refunds, oldest first (canceled ones included); the whole refund object, claim link aside, is GET /v1/merchant/invoices/{id}/refunds's",
     }),
     paid_late: Type.Boolean({ description: 'True when paid within 24 h after expiry' }),
-    failure_reason: Type.Union([Type.Literal('underpaid'), Type.Literal('payment_reversed'), Type.Null()], {
+    // A type list, not an anyOf: the response serializer writes a type list itself, but settles an
+    // anyOf by running the validator on every branch, for every invoice it writes (issue 37).
+    failure_reason: Type.Unsafe<'underpaid' | 'payment_reversed' | null>({
+      type: ['string', 'null'],
+      enum: ['underpaid', 'payment_reversed', null],
       description: 'Why the invoice failed; null unless status is failed',
     }),
     payment_expires_at: Timestamp,
@@ -243,13 +245,15 @@ export const INVOICE_VIEW_COLUMNS = [
 export type InvoiceViewRow = Pick<InvoiceRow, (typeof INVOICE_VIEW_COLUMNS)[number]>;
 
 /**
- * What is still due in each method's token: the amount less the accepted payments standing
- * (confirmed or confirming), at par; nothing once the invoice is paid or failed.
+ * What is still due in each method's token, as a decimal: the amount less the accepted payments
+ * standing (confirmed or confirming), at par; nothing once the invoice is paid or failed. With no
+ * payment, the token amount as read (the usual case: no bigint is made on that read).
  */
-function amountDue(row: InvoiceViewRow, payments: readonly PaymentRecord[]): Money {
-  if (row.status === 'paid' || row.status === 'failed') return ZERO;
+function amountDue(row: InvoiceViewRow, payments: readonly PaymentRecord[]): string {
+  if (row.status === 'paid' || row.status === 'failed') return '0';
+  if (payments.length === 0) return row.token_amount;
   const standing = payments.filter((p) => p.status === 'pending' || p.status === 'confirmed');
-  return remainder(money(row.token_amount), sum(standing.map((p) => money(p.amount))));
+  return formatMoney(remainder(money(row.token_amount), sum(standing.map((p) => money(p.amount)))));
 }
 
 /**
@@ -285,7 +289,7 @@ export function toInvoice(
       network: m.network,
       currency: m.currency,
       pay_address: m.pay_address,
-      amount_due: formatUnits(due, Math.min(m.decimals, 6)),
+      amount_due: unitsText(due, Math.min(m.decimals, 6)),
     })),
     payments: payments.map((p) => ({
       network: p.network,

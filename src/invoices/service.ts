@@ -134,7 +134,10 @@ export async function createInvoice(
   // claim purged between our insert and our read.
   for (let attempt = 1; attempt <= 2; attempt++) {
     const inserted = await repo.insertInvoice(db, { invoice, created, keyId: principal.keyId, claim });
-    if (inserted) return { invoice: { ...invoice, payments: [], refunds: [] }, replayed: false, view };
+    // The row is ours alone (assemble made it for this request): given its empty lists in place, not
+    // copied field by field (issue 37).
+    if (inserted)
+      return { invoice: Object.assign(invoice, { payments: [], refunds: [] }), replayed: false, view };
     await principal.confirm();
     if (!claim) continue;
     const replay = await replayOf(db, principal.projectId, claim);

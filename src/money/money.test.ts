@@ -4,6 +4,7 @@ import {
   amountText,
   formatAmount,
   formatMoney,
+  formatUnits,
   fromTokenUnits,
   type Money,
   money,
@@ -13,6 +14,7 @@ import {
   remainder,
   sum,
   toTokenUnits,
+  unitsText,
 } from './money.js';
 
 /** The contract's grammar (§4), restated here so the parser is checked against the text, not itself. */
@@ -274,5 +276,22 @@ describe('amountText and moneyText (the read path without bigints)', () => {
         expect(moneyText(x)).toBe(formatMoney(money(x)));
       }),
     );
+  });
+
+  test('unitsText agrees with formatUnits(money(x)) for any decimal and any token decimals', () => {
+    const decimal = fc
+      .tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.integer({ min: 0, max: 18 }))
+      .map(([units, places]) => {
+        const digits = units.toString().padStart(places + 1, '0');
+        return places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+      });
+    fc.assert(
+      fc.property(decimal, fc.integer({ min: 0, max: 18 }), (x, decimals) => {
+        expect(unitsText(x, decimals)).toBe(formatUnits(money(x), decimals));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(unitsText('12.50', 6)).toBe('12.500000');
+    expect(unitsText('0.000001', 2)).toBe('0.01');
   });
 });

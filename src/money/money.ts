@@ -168,3 +168,18 @@ export function formatUnits(value: Money, decimals: number): string {
     .padStart(decimals + 1, '0');
   return decimals === 0 ? units : `${units.slice(0, -decimals)}.${units.slice(-decimals)}`;
 }
+
+/**
+ * `formatUnits(money(decimal), decimals)` for a decimal string from the database, without the bigint
+ * arithmetic when it has no more places than asked (an at-par invoice's token amount, on every read of
+ * its amount due): then nothing rounds, and the places are only padded.
+ */
+export function unitsText(decimal: string, decimals: number): string {
+  const point = decimal.indexOf('.');
+  const places = point < 0 ? 0 : decimal.length - point - 1;
+  if (places > decimals || !DECIMAL.test(decimal)) return formatUnits(money(decimal), decimals);
+  if (decimals === 0) return decimal;
+  const whole = point < 0 ? decimal : decimal.slice(0, point);
+  const fraction = point < 0 ? '' : decimal.slice(point + 1);
+  return `${whole}.${fraction.padEnd(decimals, '0')}`;
+}
