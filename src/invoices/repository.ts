@@ -335,9 +335,10 @@ async function findBatch(db: Kysely<Database>, batch: readonly Lookup[]) {
   const lookups = JSON.stringify(
     batch.map((l, n) => ({ n, id: l.id, project_id: l.projectId, key_id: l.keyId })),
   );
-  const found = new Map<number, InvoiceView>();
-  for (const { n, ...row } of await findManyStatement(db, { lookups })) found.set(n, withPayments(row));
-  return batch.map((_, n) => ({ ok: true as const, value: found.get(n) }));
+  // Each row keeps its `n` (unread past here): taking it off would copy every row (issue 37).
+  const found: Array<InvoiceView | undefined> = new Array(batch.length);
+  for (const row of await findManyStatement(db, { lookups })) found[row.n] = withPayments(row);
+  return batch.map((_, n) => ({ ok: true as const, value: found[n] }));
 }
 
 const readers = new WeakMap<Kysely<Database>, GroupCommit<Lookup, InvoiceView | undefined>>();
@@ -421,8 +422,8 @@ export async function listInvoices(
   );
   const [first] = found;
   const rows: InvoiceView[] = [];
-  for (const { list_total: _, list_live: __, ...row } of found)
-    if (row.id !== null) rows.push(withPayments(row));
+  // The rows keep the two list columns (unread past here): taking them off would copy every row.
+  for (const row of found) if (row.id !== null) rows.push(withPayments(row));
   return { rows, total: Number(first?.list_total ?? 0), live: first?.list_live ?? false };
 }
 
