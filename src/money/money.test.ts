@@ -262,14 +262,24 @@ describe('token units', () => {
   });
 });
 
-describe('amountText and moneyText (the read path without bigints)', () => {
+/**
+ * Any decimal money() reads, as the database may send it: 0 to 18 places, then often trailing zeros up
+ * to numeric(38, 18)'s eighteen ("12.500000000000000000").
+ */
+const decimalText = (max: bigint) =>
+  fc
+    .tuple(fc.bigInt({ min: 0n, max }), fc.integer({ min: 0, max: 18 }), fc.integer({ min: 0, max: 18 }))
+    .map(([units, places, zeros]) => {
+      const digits = units.toString().padStart(places + 1, '0');
+      const text = places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+      const padded = Math.min(18, places + zeros);
+      if (padded === places) return text;
+      return `${text}${places === 0 ? '.' : ''}${'0'.repeat(padded - places)}`;
+    });
+
+describe('amountText, moneyText and unitsText (the read path without bigints)', () => {
   test('agree with formatAmount(money(x)) and formatMoney(money(x)) for any decimal', () => {
-    const decimal = fc
-      .tuple(fc.bigInt({ min: 0n, max: 10n ** 17n }), fc.integer({ min: 0, max: 18 }))
-      .map(([units, places]) => {
-        const digits = units.toString().padStart(places + 1, '0');
-        return places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
-      });
+    const decimal = decimalText(10n ** 17n);
     fc.assert(
       fc.property(decimal, fc.constantFrom('USD', 'EUR', 'JPY', 'USDT'), (x, currency) => {
         expect(amountText(x, currency)).toBe(formatAmount(money(x), currency));
@@ -279,12 +289,7 @@ describe('amountText and moneyText (the read path without bigints)', () => {
   });
 
   test('unitsText agrees with formatUnits(money(x)) for any decimal and any token decimals', () => {
-    const decimal = fc
-      .tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.integer({ min: 0, max: 18 }))
-      .map(([units, places]) => {
-        const digits = units.toString().padStart(places + 1, '0');
-        return places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
-      });
+    const decimal = decimalText(10n ** 20n);
     fc.assert(
       fc.property(decimal, fc.integer({ min: 0, max: 18 }), (x, decimals) => {
         expect(unitsText(x, decimals)).toBe(formatUnits(money(x), decimals));
@@ -292,6 +297,18 @@ describe('amountText and moneyText (the read path without bigints)', () => {
       { numRuns: 2000 },
     );
     expect(unitsText('12.50', 6)).toBe('12.500000');
+    expect(unitsText('12.500000000000000000', 6)).toBe('12.500000');
     expect(unitsText('0.000001', 2)).toBe('0.01');
+    expect(moneyText('0.000000000000000000')).toBe('0.00');
+    expect(amountText('1250.500000000000000000', 'JPY')).toBe('1250');
+  });
+
+  test('what money() refuses is refused alike', () => {
+    for (const bad of ['1.0000000000000000001', '01.5', '-1.00', '1e3', '']) {
+      expect(() => moneyText(bad)).toThrow(RangeError);
+      expect(() => amountText(bad, 'USD')).toThrow(RangeError);
+      expect(() => unitsText(bad, 6)).toThrow(RangeError);
+    }
+    expect(() => unitsText('1.5', 1.5)).toThrow(RangeError);
   });
 });

@@ -94,17 +94,42 @@ export function formatAmount(value: Money, currency: string): string {
 const TWO_PLACES = /^(0|[1-9][0-9]*)\.[0-9]{2}$/;
 
 /**
- * `formatAmount(money(decimal), currency)` for a decimal string from the database, without the bigint
- * arithmetic when it already has the currency's two decimals (every amount column, on every read).
+ * Where `decimal`'s significant digits end (its fraction's trailing zeros dropped), when money() reads
+ * it exactly: the string paths below then give what the bigint path would, with no bigint made. -1
+ * otherwise (the bigint path reads it, or throws as money() does). The amount columns are
+ * numeric(38, 18), so what the database sends usually ends in sixteen zeros ("12.500000000000000000").
  */
-export function amountText(decimal: string, currency: string): string {
-  if (currencyDecimals(currency) === 2 && TWO_PLACES.test(decimal)) return decimal;
-  return formatAmount(money(decimal), currency);
+function significantEnd(decimal: string, point: number): number {
+  if (!DECIMAL.test(decimal)) return -1;
+  if (point < 0) return decimal.length;
+  let end = decimal.length;
+  while (end > point + 1 && decimal.charCodeAt(end - 1) === 48) end--;
+  return end - point - 1 > MONEY_DECIMALS ? -1 : end;
 }
 
-/** `formatMoney(money(decimal))`, without the bigint arithmetic when it has exactly two decimals. */
+/** `formatAmount(money(decimal), currency)` for a decimal string from the database, without bigints. */
+export function amountText(decimal: string, currency: string): string {
+  const decimals = currencyDecimals(currency);
+  if (decimals === 2 && TWO_PLACES.test(decimal)) return decimal;
+  const point = decimal.indexOf('.');
+  const end = significantEnd(decimal, point);
+  if (end < 0) return formatAmount(money(decimal), currency);
+  const whole = point < 0 ? decimal : decimal.slice(0, point);
+  if (decimals === 0) return whole;
+  const fraction = point < 0 ? '' : decimal.slice(point + 1, end);
+  // formatAmount cuts (never rounds) to the currency's decimals.
+  return `${whole}.${fraction.padEnd(decimals, '0').slice(0, decimals)}`;
+}
+
+/** `formatMoney(money(decimal))` for a decimal string from the database, without bigints. */
 export function moneyText(decimal: string): string {
-  return TWO_PLACES.test(decimal) ? decimal : formatMoney(money(decimal));
+  if (TWO_PLACES.test(decimal)) return decimal;
+  const point = decimal.indexOf('.');
+  const end = significantEnd(decimal, point);
+  if (end < 0) return formatMoney(money(decimal));
+  const whole = point < 0 ? decimal : decimal.slice(0, point);
+  const fraction = point < 0 ? '' : decimal.slice(point + 1, end);
+  return `${whole}.${fraction.padEnd(2, '0')}`;
 }
 
 /** What one payment may carry (a chain transfer, a simulated payment): up to 20 digits and 18 decimals. */
@@ -170,16 +195,18 @@ export function formatUnits(value: Money, decimals: number): string {
 }
 
 /**
- * `formatUnits(money(decimal), decimals)` for a decimal string from the database, without the bigint
- * arithmetic when it has no more places than asked (an at-par invoice's token amount, on every read of
- * its amount due): then nothing rounds, and the places are only padded.
+ * `formatUnits(money(decimal), decimals)` for a decimal string from the database, without bigints when
+ * nothing rounds: it has no more significant places than asked (an at-par invoice's token amount, on
+ * every read of its amount due), and the places are only padded or its trailing zeros cut.
  */
 export function unitsText(decimal: string, decimals: number): string {
   const point = decimal.indexOf('.');
-  const places = point < 0 ? 0 : decimal.length - point - 1;
-  if (places > decimals || !DECIMAL.test(decimal)) return formatUnits(money(decimal), decimals);
-  if (decimals === 0) return decimal;
+  const end = significantEnd(decimal, point);
+  const places = point < 0 ? 0 : end - point - 1;
+  if (end < 0 || places > decimals || !Number.isInteger(decimals) || decimals > 255)
+    return formatUnits(money(decimal), decimals);
   const whole = point < 0 ? decimal : decimal.slice(0, point);
-  const fraction = point < 0 ? '' : decimal.slice(point + 1);
+  if (decimals === 0) return whole;
+  const fraction = point < 0 ? '' : decimal.slice(point + 1, end);
   return `${whole}.${fraction.padEnd(decimals, '0')}`;
 }
