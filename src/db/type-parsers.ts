@@ -46,7 +46,8 @@ function utcMilliseconds(value: string, end: number): number | undefined {
     // parser and pg's both do).
     if (value.charCodeAt(19) !== 46 || end === 20) return undefined;
     const fraction = digits(value, 20, Math.min(end, 23));
-    if (fraction < 0 || digits(value, 20, end) < 0) return undefined;
+    // Digits past the milliseconds are dropped, but must be digits.
+    if (fraction < 0 || (end > 23 && digits(value, 23, end) < 0)) return undefined;
     ms = fraction * 10 ** (3 - (Math.min(end, 23) - 20));
   }
   return Date.UTC(year, month - 1, day, hour, minute, second, ms);

@@ -94,42 +94,38 @@ export function formatAmount(value: Money, currency: string): string {
 const TWO_PLACES = /^(0|[1-9][0-9]*)\.[0-9]{2}$/;
 
 /**
- * Where `decimal`'s significant digits end (its fraction's trailing zeros dropped), when money() reads
- * it exactly: the string paths below then give what the bigint path would, with no bigint made. -1
- * otherwise (the bigint path reads it, or throws as money() does). The amount columns are
- * numeric(38, 18), so what the database sends usually ends in sixteen zeros ("12.500000000000000000").
+ * `decimal`'s whole part and its fraction without trailing zeros, when money() reads it exactly: the
+ * string paths below then give what the bigint path would, with no bigint made. Undefined otherwise
+ * (the bigint path reads it, or throws as money() does). The amount columns are numeric(38, 18), so
+ * what the database sends usually ends in sixteen zeros ("12.500000000000000000").
  */
-function significantEnd(decimal: string, point: number): number {
-  if (!DECIMAL.test(decimal)) return -1;
-  if (point < 0) return decimal.length;
+function exactParts(decimal: string): { whole: string; fraction: string } | undefined {
+  if (!DECIMAL.test(decimal)) return undefined;
+  const point = decimal.indexOf('.');
+  if (point < 0) return { whole: decimal, fraction: '' };
   let end = decimal.length;
   while (end > point + 1 && decimal.charCodeAt(end - 1) === 48) end--;
-  return end - point - 1 > MONEY_DECIMALS ? -1 : end;
+  if (end - point - 1 > MONEY_DECIMALS) return undefined;
+  return { whole: decimal.slice(0, point), fraction: decimal.slice(point + 1, end) };
 }
 
 /** `formatAmount(money(decimal), currency)` for a decimal string from the database, without bigints. */
 export function amountText(decimal: string, currency: string): string {
   const decimals = currencyDecimals(currency);
   if (decimals === 2 && TWO_PLACES.test(decimal)) return decimal;
-  const point = decimal.indexOf('.');
-  const end = significantEnd(decimal, point);
-  if (end < 0) return formatAmount(money(decimal), currency);
-  const whole = point < 0 ? decimal : decimal.slice(0, point);
-  if (decimals === 0) return whole;
-  const fraction = point < 0 ? '' : decimal.slice(point + 1, end);
+  const parts = exactParts(decimal);
+  if (!parts) return formatAmount(money(decimal), currency);
+  if (decimals === 0) return parts.whole;
   // formatAmount cuts (never rounds) to the currency's decimals.
-  return `${whole}.${fraction.padEnd(decimals, '0').slice(0, decimals)}`;
+  return `${parts.whole}.${parts.fraction.padEnd(decimals, '0').slice(0, decimals)}`;
 }
 
 /** `formatMoney(money(decimal))` for a decimal string from the database, without bigints. */
 export function moneyText(decimal: string): string {
   if (TWO_PLACES.test(decimal)) return decimal;
-  const point = decimal.indexOf('.');
-  const end = significantEnd(decimal, point);
-  if (end < 0) return formatMoney(money(decimal));
-  const whole = point < 0 ? decimal : decimal.slice(0, point);
-  const fraction = point < 0 ? '' : decimal.slice(point + 1, end);
-  return `${whole}.${fraction.padEnd(2, '0')}`;
+  const parts = exactParts(decimal);
+  if (!parts) return formatMoney(money(decimal));
+  return `${parts.whole}.${parts.fraction.padEnd(2, '0')}`;
 }
 
 /** What one payment may carry (a chain transfer, a simulated payment): up to 20 digits and 18 decimals. */
@@ -200,13 +196,9 @@ export function formatUnits(value: Money, decimals: number): string {
  * every read of its amount due), and the places are only padded or its trailing zeros cut.
  */
 export function unitsText(decimal: string, decimals: number): string {
-  const point = decimal.indexOf('.');
-  const end = significantEnd(decimal, point);
-  const places = point < 0 ? 0 : end - point - 1;
-  if (end < 0 || places > decimals || !Number.isInteger(decimals) || decimals > 255)
+  const parts = exactParts(decimal);
+  if (!parts || parts.fraction.length > decimals || !Number.isInteger(decimals) || decimals > 255)
     return formatUnits(money(decimal), decimals);
-  const whole = point < 0 ? decimal : decimal.slice(0, point);
-  if (decimals === 0) return whole;
-  const fraction = point < 0 ? '' : decimal.slice(point + 1, end);
-  return `${whole}.${fraction.padEnd(decimals, '0')}`;
+  if (decimals === 0) return parts.whole;
+  return `${parts.whole}.${parts.fraction.padEnd(decimals, '0')}`;
 }
